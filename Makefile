@@ -1,0 +1,23 @@
+# The kit's entry points. Each target installs missing Debian packages (as root), configures and
+# builds with CMake (binaries in build/bin/), then does its job.
+JOBS ?= $(shell nproc 2>/dev/null || echo 2)
+
+.PHONY: all setup build demo test clean
+
+all: build
+
+setup:
+	scripts/setup.sh
+
+build: setup
+	cmake --preset default
+	cmake --build --preset default -j $(JOBS)
+
+demo: build
+	scripts/demo.sh
+
+test: build
+	ctest --preset default
+
+clean:
+	rm -rf build

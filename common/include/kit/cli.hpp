@@ -1,0 +1,15 @@
+#pragma once
+// Command-line pieces every kit program shares (CLI11).
+#include <CLI/CLI.hpp>
+
+#include "kit/device.hpp"
+
+namespace kit {
+
+// Adds --list, -p/--platform and -d/--device.
+void add_device_options(CLI::App& app, DeviceOptions& options);
+
+// Handles --list (prints the device table); returns true when the program should exit.
+bool handle_list(const DeviceOptions& options);
+
+}  // namespace kit

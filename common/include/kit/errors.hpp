@@ -1,0 +1,24 @@
+#pragma once
+// Errors the kit reports to people: one exception type for "you asked for something that cannot
+// work", readable names for OpenCL status codes, and a main() wrapper that prints either.
+#include <functional>
+#include <stdexcept>
+#include <string>
+
+#include "kit/opencl.hpp"
+
+namespace kit {
+
+// A problem with the user's input or environment; the message is shown as it is.
+struct Error : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+// "CL_INVALID_WORK_GROUP_SIZE (-54)" for a status code.
+std::string cl_status_name(cl_int status);
+
+// Runs a program body, printing "error: ..." for kit::Error, a named status for cl::Error and the
+// text of any other exception; returns the body's exit status or 1.
+int guarded_main(const std::function<int()>& body);
+
+}  // namespace kit

@@ -1,0 +1,70 @@
+#include "kit/data.hpp"
+
+#include <cctype>
+#include <limits>
+
+#include "kit/errors.hpp"
+
+namespace kit {
+
+DataKind parse_data_kind(const std::string& text) {
+  if (text == "int") return DataKind::Integers;
+  if (text == "real") return DataKind::Reals;
+  throw Error("data kind '" + text + "' is not one of: int, real");
+}
+
+std::string to_string(DataKind kind) { return kind == DataKind::Integers ? "int" : "real"; }
+
+// Steele, Lea and Flood's SplitMix64 finaliser: a bijection on 64-bit words that mixes well.
+std::uint64_t splitmix64(std::uint64_t x) {
+  x += 0x9E3779B97F4A7C15ull;
+  x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ull;
+  x = (x ^ (x >> 27)) * 0x94D049BB133111EBull;
+  return x ^ (x >> 31);
+}
+
+float data_value(DataKind kind, std::uint64_t seed, std::uint64_t stream, std::uint64_t index) {
+  const std::uint64_t bits = splitmix64(splitmix64(seed * 0x100000001B3ull + stream) ^ index);
+  if (kind == DataKind::Integers) return static_cast<float>(static_cast<int>((bits >> 32) % 17) - 8);
+  // 24 random bits -> an integer in [-2^23, 2^23) -> times 2^-23: exact in float, in [-1, 1).
+  const auto k = static_cast<std::int32_t>(bits >> 40) - (1 << 23);
+  return static_cast<float>(k) * 0x1p-23f;
+}
+
+std::vector<float> make_data(DataKind kind, std::uint64_t seed, std::uint64_t stream,
+                             std::size_t count) {
+  std::vector<float> v(count);
+#pragma omp parallel for schedule(static)
+  for (std::size_t i = 0; i < count; ++i) v[i] = data_value(kind, seed, stream, i);
+  return v;
+}
+
+std::size_t parse_count(const std::string& text) {
+  std::size_t pos = 0;
+  while (pos < text.size() && std::isdigit(static_cast<unsigned char>(text[pos]))) ++pos;
+  const std::string digits = text.substr(0, pos), suffix = text.substr(pos);
+  std::size_t scale = 0;
+  if (suffix.empty()) scale = 1;
+  else if (suffix == "K" || suffix == "k") scale = 1000;
+  else if (suffix == "M") scale = 1000 * 1000;
+  else if (suffix == "G") scale = 1000 * 1000 * 1000;
+  else if (suffix == "Ki") scale = std::size_t(1) << 10;
+  else if (suffix == "Mi") scale = std::size_t(1) << 20;
+  else if (suffix == "Gi") scale = std::size_t(1) << 30;
+  if (digits.empty() || scale == 0 || digits.size() > 12)
+    throw Error("'" + text + "' is not a count (examples: 4096, 8M = 8000000, 1Mi = 1048576)");
+  const std::size_t value = std::stoull(digits) * scale;
+  if (value == 0) throw Error("'" + text + "' must be at least 1");
+  return value;
+}
+
+std::string format_count(std::size_t count) {
+  const std::pair<std::size_t, const char*> units[] = {
+      {std::size_t(1) << 30, "Gi"}, {1000000000, "G"}, {std::size_t(1) << 20, "Mi"},
+      {1000000, "M"},               {std::size_t(1) << 10, "Ki"}, {1000, "K"}};
+  for (const auto& [scale, name] : units)
+    if (count >= scale && count % scale == 0) return std::to_string(count / scale) + name;
+  return std::to_string(count);
+}
+
+}  // namespace kit

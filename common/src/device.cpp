@@ -1,0 +1,196 @@
+#include "kit/device.hpp"
+
+#include <algorithm>
+#include <cctype>
+#include <iomanip>
+#include <iostream>
+#include <sstream>
+
+#include "kit/errors.hpp"
+#include "kit/paths.hpp"
+
+namespace kit {
+namespace {
+
+std::string lower(std::string s) {
+  std::transform(s.begin(), s.end(), s.begin(),
+                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  return s;
+}
+
+bool is_index(const std::string& s) {
+  return !s.empty() && std::all_of(s.begin(), s.end(), [](unsigned char c) { return std::isdigit(c); });
+}
+
+bool is_pocl(const std::string& platform_name) {
+  const std::string n = lower(platform_name);
+  return n.find("portable computing language") != std::string::npos || n.find("pocl") != std::string::npos;
+}
+
+std::string what_exists(const std::vector<PlatformNames>& machine) {
+  std::ostringstream out;
+  out << "available (run with --list for details):";
+  for (std::size_t p = 0; p < machine.size(); ++p) {
+    out << "\n  platform " << p << ": " << machine[p].name;
+    for (std::size_t d = 0; d < machine[p].devices.size(); ++d)
+      out << "\n    device " << d << ": " << machine[p].devices[d];
+  }
+  return out.str();
+}
+
+std::string trim(std::string s) {
+  while (!s.empty() && (s.back() == '\0' || std::isspace(static_cast<unsigned char>(s.back())))) s.pop_back();
+  return s;
+}
+
+}  // namespace
+
+bool spec_matches(const std::string& spec, std::size_t index, const std::string& name) {
+  if (is_index(spec)) return std::stoull(spec) == index;
+  return lower(name).find(lower(spec)) != std::string::npos;
+}
+
+Choice choose_device(const std::vector<PlatformNames>& machine, const DeviceOptions& options) {
+  if (machine.empty()) throw Error("no OpenCL platform to choose from");
+  std::vector<std::size_t> platforms;
+  if (!options.platform.empty()) {
+    for (std::size_t p = 0; p < machine.size(); ++p)
+      if (spec_matches(options.platform, p, machine[p].name)) platforms.push_back(p);
+    if (platforms.empty())
+      throw Error("--platform '" + options.platform + "' matches no platform; " + what_exists(machine));
+  } else if (!options.device.empty() && !is_index(options.device)) {
+    for (std::size_t p = 0; p < machine.size(); ++p) platforms.push_back(p);  // search by name everywhere
+  } else {
+    // Default platform: PoCL when present, else the first one.
+    std::size_t chosen = 0;
+    for (std::size_t p = 0; p < machine.size(); ++p)
+      if (is_pocl(machine[p].name)) {
+        chosen = p;
+        break;
+      }
+    platforms.push_back(chosen);
+  }
+
+  for (std::size_t p : platforms) {
+    const PlatformNames& pl = machine[p];
+    for (std::size_t d = 0; d < pl.devices.size(); ++d) {
+      if (!options.device.empty()) {
+        if (spec_matches(options.device, d, pl.devices[d])) return {p, d};
+      } else if (options.platform.empty() && is_pocl(pl.name)) {
+        if (d < pl.is_cpu.size() && pl.is_cpu[d]) return {p, d};
+      } else {
+        return {p, d};
+      }
+    }
+    if (options.device.empty() && !pl.devices.empty()) return {p, 0};
+  }
+  if (!options.device.empty())
+    throw Error("--device '" + options.device + "' matches no device" +
+                (options.platform.empty() ? "" : " on platform '" + options.platform + "'") + "; " +
+                what_exists(machine));
+  throw Error("the chosen platform has no devices; " + what_exists(machine));
+}
+
+std::vector<cl::Platform> all_platforms() {
+  ensure_pocl_cache_dir();
+  std::vector<cl::Platform> platforms;
+  try {
+    cl::Platform::get(&platforms);
+  } catch (const cl::Error&) {
+    platforms.clear();  // the ICD loader reports "no platform" as an error status
+  }
+  if (platforms.empty())
+    throw Error(
+        "no OpenCL platform found. The kit runs on PoCL, the portable CPU implementation:\n"
+        "    sudo apt-get install pocl-opencl-icd ocl-icd-opencl-dev   (or: sudo scripts/setup.sh)\n"
+        "If it is installed, check that /etc/OpenCL/vendors/ holds its .icd file "
+        "(and OCL_ICD_VENDORS, if set, points there).");
+  return platforms;
+}
+
+std::vector<PlatformNames> describe_machine() {
+  std::vector<PlatformNames> machine;
+  for (const cl::Platform& platform : all_platforms()) {
+    PlatformNames names{trim(platform.getInfo<CL_PLATFORM_NAME>()), {}, {}};
+    std::vector<cl::Device> devices;
+    try {
+      platform.getDevices(CL_DEVICE_TYPE_ALL, &devices);
+    } catch (const cl::Error&) {
+      devices.clear();  // a platform without devices reports CL_DEVICE_NOT_FOUND
+    }
+    for (const cl::Device& d : devices) {
+      names.devices.push_back(trim(d.getInfo<CL_DEVICE_NAME>()));
+      names.is_cpu.push_back((d.getInfo<CL_DEVICE_TYPE>() & CL_DEVICE_TYPE_CPU) != 0);
+    }
+    machine.push_back(names);
+  }
+  return machine;
+}
+
+void print_device_list(std::ostream& out) {
+  const auto platforms = all_platforms();
+  for (std::size_t p = 0; p < platforms.size(); ++p) {
+    out << "Platform " << p << ": " << trim(platforms[p].getInfo<CL_PLATFORM_NAME>()) << " ("
+        << trim(platforms[p].getInfo<CL_PLATFORM_VERSION>()) << ")\n";
+    std::vector<cl::Device> devices;
+    try {
+      platforms[p].getDevices(CL_DEVICE_TYPE_ALL, &devices);
+    } catch (const cl::Error&) {
+      devices.clear();
+    }
+    if (devices.empty()) out << "  (no devices)\n";
+    for (std::size_t d = 0; d < devices.size(); ++d) {
+      const cl::Device& dev = devices[d];
+      out << "  Device " << d << ": " << trim(dev.getInfo<CL_DEVICE_NAME>()) << "\n"
+          << "      compute units " << dev.getInfo<CL_DEVICE_MAX_COMPUTE_UNITS>()
+          << ", max work-group size " << dev.getInfo<CL_DEVICE_MAX_WORK_GROUP_SIZE>()
+          << ", local memory " << dev.getInfo<CL_DEVICE_LOCAL_MEM_SIZE>() / 1024 << " KiB"
+          << ", global memory " << dev.getInfo<CL_DEVICE_GLOBAL_MEM_SIZE>() / (1024 * 1024) << " MiB"
+          << ", driver " << trim(dev.getInfo<CL_DRIVER_VERSION>()) << "\n";
+    }
+  }
+}
+
+Runtime Runtime::open(const DeviceOptions& options) {
+  const auto platforms = all_platforms();
+  const Choice choice = choose_device(describe_machine(), options);
+  Runtime rt;
+  rt.choice = choice;
+  rt.platform = platforms[choice.platform];
+  std::vector<cl::Device> devices;
+  rt.platform.getDevices(CL_DEVICE_TYPE_ALL, &devices);
+  rt.device = devices[choice.device];
+  rt.context = cl::Context(rt.device);
+  rt.queue = cl::CommandQueue(rt.context, rt.device);
+  return rt;
+}
+
+std::string Runtime::device_name() const { return trim(device.getInfo<CL_DEVICE_NAME>()); }
+
+std::string Runtime::summary() const {
+  std::ostringstream out;
+  out << device_name() << " on " << trim(platform.getInfo<CL_PLATFORM_NAME>()) << " ("
+      << device.getInfo<CL_DEVICE_MAX_COMPUTE_UNITS>() << " compute units, driver "
+      << trim(device.getInfo<CL_DRIVER_VERSION>()) << ")";
+  return out.str();
+}
+
+void check_local_size(const cl::Device& device, const cl::Kernel& kernel, std::size_t local,
+                      std::size_t local_bytes) {
+  const std::size_t device_max = device.getInfo<CL_DEVICE_MAX_WORK_GROUP_SIZE>();
+  if (local > device_max)
+    throw Error("local size " + std::to_string(local) + " is above this device's maximum work-group size " +
+                std::to_string(device_max) + " (" + trim(device.getInfo<CL_DEVICE_NAME>()) + ")");
+  const std::size_t kernel_max = kernel.getWorkGroupInfo<CL_KERNEL_WORK_GROUP_SIZE>(device);
+  if (local > kernel_max)
+    throw Error("local size " + std::to_string(local) + " is above this kernel's maximum work-group size " +
+                std::to_string(kernel_max) + " (CL_KERNEL_WORK_GROUP_SIZE on " +
+                trim(device.getInfo<CL_DEVICE_NAME>()) + ")");
+  const cl_ulong local_mem = device.getInfo<CL_DEVICE_LOCAL_MEM_SIZE>();
+  const cl_ulong kernel_local = kernel.getWorkGroupInfo<CL_KERNEL_LOCAL_MEM_SIZE>(device);
+  if (local_bytes + kernel_local > local_mem)
+    throw Error("local size " + std::to_string(local) + " needs " + std::to_string(local_bytes + kernel_local) +
+                " bytes of local memory, above this device's " + std::to_string(local_mem) + " bytes");
+}
+
+}  // namespace kit

@@ -1,0 +1,142 @@
+#include "kit/program.hpp"
+
+#include <algorithm>
+#include <cctype>
+#include <fstream>
+#include <regex>
+#include <sstream>
+
+namespace kit {
+namespace {
+
+std::string escape_for_line_directive(const std::string& path) {
+  std::string out;
+  for (char c : path) {
+    if (c == '"' || c == '\\') out += '\\';
+    out += c;
+  }
+  return out;
+}
+
+std::string without_spaces(std::string s) {
+  s.erase(std::remove_if(s.begin(), s.end(), [](unsigned char c) { return std::isspace(c); }), s.end());
+  return s;
+}
+
+std::string space_name(cl_kernel_arg_address_qualifier q) {
+  switch (q) {
+    case CL_KERNEL_ARG_ADDRESS_GLOBAL: return "global";
+    case CL_KERNEL_ARG_ADDRESS_LOCAL: return "local";
+    case CL_KERNEL_ARG_ADDRESS_CONSTANT: return "constant";
+    default: return "private";
+  }
+}
+
+}  // namespace
+
+std::string KernelSignature::text() const {
+  std::string s = "kernel void " + name + "(";
+  for (std::size_t i = 0; i < params.size(); ++i) s += (i ? ", " : "") + params[i];
+  return s + ")";
+}
+
+ParamShape param_shape(const std::string& declaration) {
+  std::istringstream words(std::regex_replace(declaration, std::regex("\\*"), " * "));
+  std::vector<std::string> tokens;
+  for (std::string w; words >> w;) tokens.push_back(w);
+  ParamShape shape{"private", ""};
+  if (!tokens.empty()) tokens.pop_back();  // the parameter's name
+  for (std::string t : tokens) {
+    if (t.rfind("__", 0) == 0) t = t.substr(2);
+    if (t == "global" || t == "local" || t == "constant" || t == "private") shape.space = t;
+    else if (t == "const" || t == "restrict" || t == "volatile") continue;
+    else shape.type += t;
+  }
+  return shape;
+}
+
+BuildError::BuildError(const std::string& file_, std::string log_)
+    : Error(file_ + " failed to compile:\n" + log_), file(file_), log(std::move(log_)) {}
+
+std::string read_text_file(const std::filesystem::path& file) {
+  std::ifstream in(file, std::ios::binary);
+  if (!in) throw Error("cannot read kernel file " + file.string() + " (does it exist?)");
+  std::ostringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+std::string rewrite_build_log(const std::string& log, const std::string& file) {
+  // PoCL writes "error: NAME:LINE:COL: message"; clang-based drivers "NAME:LINE:COL: error: message".
+  static const std::regex pocl(R"(^(error|warning|note|remark): (.*?):(\d+):(\d+): (.*)$)");
+  static const std::regex clang(R"(^(.*?):(\d+):(\d+): (error|warning|note|remark): (.*)$)");
+  std::istringstream in(log);
+  std::ostringstream out;
+  std::smatch m;
+  for (std::string line; std::getline(in, line);) {
+    if (!line.empty() && line.back() == '\r') line.pop_back();
+    if (std::regex_match(line, m, pocl))
+      out << file << ':' << m[3] << ':' << m[4] << ": " << m[1] << ": " << m[5] << '\n';
+    else if (std::regex_match(line, m, clang))
+      out << file << ':' << m[2] << ':' << m[3] << ": " << m[4] << ": " << m[5] << '\n';
+    else
+      out << line << '\n';
+  }
+  return out.str();
+}
+
+cl::Program build_program(const cl::Context& context, const cl::Device& device,
+                          const std::filesystem::path& file, const std::string& options) {
+  const std::string name = file.string();
+  const std::string source = "#line 1 \"" + escape_for_line_directive(name) + "\"\n" + read_text_file(file);
+  cl::Program program(context, source);
+  const std::string all_options = std::string(kClStd) + " -cl-kernel-arg-info " + options;
+  try {
+    program.build(std::vector<cl::Device>{device}, all_options.c_str());
+  } catch (const cl::Error& e) {
+    if (e.err() != CL_BUILD_PROGRAM_FAILURE) throw;
+    std::string log;
+    try {
+      log = program.getBuildInfo<CL_PROGRAM_BUILD_LOG>(device);
+    } catch (const cl::Error&) {
+      log = "(the OpenCL driver gave no build log)";
+    }
+    throw BuildError(name, rewrite_build_log(log, name));
+  }
+  return program;
+}
+
+cl::Kernel make_kernel(const cl::Program& program, const KernelSignature& signature,
+                       const std::string& file) {
+  const std::string expected = "\nThe lab expects:\n    " + signature.text();
+  cl::Kernel kernel;
+  try {
+    kernel = cl::Kernel(program, signature.name.c_str());
+  } catch (const cl::Error& e) {
+    if (e.err() != CL_INVALID_KERNEL_NAME) throw;
+    std::string found = program.getInfo<CL_PROGRAM_KERNEL_NAMES>();
+    throw Error(file + " has no kernel named '" + signature.name + "' (kernels found: " +
+                (found.empty() ? "none" : found) + ")." + expected);
+  }
+  const cl_uint count = kernel.getInfo<CL_KERNEL_NUM_ARGS>();
+  if (count != signature.params.size())
+    throw Error(file + ": kernel '" + signature.name + "' takes " + std::to_string(count) +
+                " parameters, not " + std::to_string(signature.params.size()) + "." + expected);
+  for (cl_uint i = 0; i < count; ++i) {
+    const ParamShape want = param_shape(signature.params[i]);
+    std::string space, type;
+    try {
+      space = space_name(kernel.getArgInfo<CL_KERNEL_ARG_ADDRESS_QUALIFIER>(i));
+      type = without_spaces(kernel.getArgInfo<CL_KERNEL_ARG_TYPE_NAME>(i));
+    } catch (const cl::Error&) {
+      return kernel;  // this driver keeps no argument information; the count check must do
+    }
+    if (space != want.space || type != want.type)
+      throw Error(file + ": parameter " + std::to_string(i + 1) + " of '" + signature.name + "' is " +
+                  space + " " + type + ", expected " + want.space + " " + want.type + " ('" +
+                  signature.params[i] + "')." + expected);
+  }
+  return kernel;
+}
+
+}  // namespace kit

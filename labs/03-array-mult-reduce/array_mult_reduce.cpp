@@ -1,0 +1,99 @@
+#include "array_mult_reduce.hpp"
+
+#include <cmath>
+#include <limits>
+
+#include "kit/errors.hpp"
+
+namespace lab03 {
+
+void validate(const Case& c) {
+  if (c.local == 0 || (c.local & (c.local - 1)) != 0)
+    throw kit::Error("local size " + std::to_string(c.local) +
+                     " is not a power of two; the bitmask tree needs 1, 2, 4, 8, ...");
+  if (c.elements == 0 || c.elements % c.local != 0)
+    throw kit::Error("element count " + std::to_string(c.elements) + " is not a multiple of the local size " +
+                     std::to_string(c.local) + "; this lab runs whole work-groups of one element per work-item");
+}
+
+Inputs make_inputs(const Case& c) {
+  return {kit::make_data(c.kind, c.seed, 1, c.elements), kit::make_data(c.kind, c.seed, 2, c.elements)};
+}
+
+Outputs run(const kit::Runtime& rt, const std::filesystem::path& kernel_file, const Case& c,
+            const Inputs& in, int warmup, int repeats) {
+  validate(c);
+  const std::size_t ab_bytes = c.elements * sizeof(float), c_bytes = c.groups() * sizeof(float);
+  const cl_ulong max_alloc = rt.device.getInfo<CL_DEVICE_MAX_MEM_ALLOC_SIZE>();
+  if (ab_bytes > max_alloc)
+    throw kit::Error("an array of " + std::to_string(c.elements) + " floats (" + std::to_string(ab_bytes >> 20) +
+                     " MiB) is above this device's largest allocation, " + std::to_string(max_alloc >> 20) + " MiB");
+
+  cl::Program program = kit::build_program(rt.context, rt.device, kernel_file);
+  cl::Kernel kernel = kit::make_kernel(program, kSignature, kernel_file.string());
+  kit::check_local_size(rt.device, kernel, c.local, c.local * sizeof(float));
+
+  cl::Buffer dA(rt.context, CL_MEM_READ_ONLY, ab_bytes), dB(rt.context, CL_MEM_READ_ONLY, ab_bytes);
+  cl::Buffer dC(rt.context, CL_MEM_WRITE_ONLY, c_bytes);
+  rt.queue.enqueueWriteBuffer(dA, CL_FALSE, 0, ab_bytes, in.a.data());
+  rt.queue.enqueueWriteBuffer(dB, CL_FALSE, 0, ab_bytes, in.b.data());
+  rt.queue.enqueueFillBuffer(dC, std::numeric_limits<float>::quiet_NaN(), 0, c_bytes);
+  rt.queue.finish();
+
+  kernel.setArg(0, dA);
+  kernel.setArg(1, dB);
+  kernel.setArg(2, cl::Local(c.local * sizeof(float)));  // size only: one float per work-item
+  kernel.setArg(3, dC);
+
+  Outputs out;
+  out.timing = kit::time_runs(warmup, repeats, [&] {
+    rt.queue.enqueueNDRangeKernel(kernel, cl::NullRange, cl::NDRange(c.elements), cl::NDRange(c.local));
+    rt.queue.finish();
+  });
+  out.partials.resize(c.groups());
+  rt.queue.enqueueReadBuffer(dC, CL_TRUE, 0, c_bytes, out.partials.data());
+  for (float p : out.partials) out.total += p;
+  return out;
+}
+
+Expected expected(const Case& c, const Inputs& in) {
+  Expected e;
+  e.groups = kit::group_dot(in.a, in.b, c.local);
+  e.total = kit::total(e.groups);
+  return e;
+}
+
+double group_tolerance(const Case& c, const kit::Sum& group) {
+  // |product| <= 64 and |partial| <= 64 L: whole numbers below 2^24 are exact in float.
+  if (c.kind == kit::DataKind::Integers && 64.0 * double(c.local) < 0x1p24) return 0;
+  return kit::tree_dot_bound(c.local, group.abs) + kit::gamma_double(c.local) * group.abs;
+}
+
+double total_tolerance(const Case& c, const Expected& e) {
+  // Each partial carries its own bound; the host then adds G floats in double.
+  double bound = 0, abs_partials = 0;
+  for (const kit::Sum& g : e.groups) {
+    bound += group_tolerance(c, g);
+    abs_partials += std::fabs(g.value) + group_tolerance(c, g);
+  }
+  const bool exact = bound == 0 && e.total.abs < 0x1p53;
+  return exact ? 0 : bound + kit::gamma_double(e.groups.size()) * abs_partials;
+}
+
+bool within(double got, double expected, double tolerance) {
+  return std::fabs(got - expected) <= tolerance;  // NaN compares false
+}
+
+std::optional<Mismatch> first_wrong_group(const Case& c, const Outputs& out, const Expected& e) {
+  for (std::size_t g = 0; g < e.groups.size(); ++g) {
+    const double tol = group_tolerance(c, e.groups[g]);
+    if (!within(out.partials[g], e.groups[g].value, tol)) return Mismatch{g, e.groups[g].value, out.partials[g], tol};
+  }
+  return std::nullopt;
+}
+
+double giga_numbers_per_second(std::size_t elements, double seconds) {
+  return double(elements) / seconds / 1e9;
+}
+
+}  // namespace lab03

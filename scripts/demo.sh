@@ -1,0 +1,36 @@
+#!/usr/bin/env bash
+# The kit's demo: the devices, lab 03's solution measured on a small table of sizes, and the
+# starter kernel failing its check the way a student first sees it.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+lab=build/bin/03-array-mult-reduce
+
+echo "== OpenCL devices"
+$lab --list
+echo
+
+echo "== Lab 03 ArrayMultReduce, solution, on the default device"
+$lab --solution --elements 1Mi --local 32 --repeats 3 | head -1
+echo "GigaNumbers Multiplied and Reduced Per Second (best of 5; every work-group sum checked)"
+locals=(8 32 128 256)
+printf '%12s' "N \\ L"; printf '%9s' "${locals[@]}"; echo
+status=0
+for n in 1Mi 4Mi 16Mi; do
+  printf '%12s' "$n"
+  for l in "${locals[@]}"; do
+    read -r _ _ best _ verdict < <($lab --solution --check --brief --elements "$n" --local "$l" --warmup 1 --repeats 5 || true)
+    [ "$verdict" = ok ] || status=1
+    printf '%9s' "$best$([ "$verdict" = ok ] || echo '!')"
+  done
+  echo
+done
+echo
+
+echo "== Lab 03 starter kernel (labs/03-array-mult-reduce/ArrayMultReduce.cl), as a student gets it"
+if $lab --check --elements 1Mi --local 32 --repeats 1; then
+  echo "demo: the starter kernel passed its check; it should fail until the TODOs are done" >&2
+  status=1
+else
+  echo "(expected: the starter fails until its two TODOs are filled in)"
+fi
+exit $status

@@ -1,0 +1,32 @@
+#!/usr/bin/env bash
+# Installs the Debian packages the kit needs; does nothing when all are present.
+# Usage: scripts/setup.sh [core|slides]   (core: build, run and test; slides: also TeX Live)
+set -euo pipefail
+
+core=(cmake g++ make pkg-config
+      pocl-opencl-icd ocl-icd-opencl-dev opencl-clhpp-headers clinfo
+      doctest-dev libcli11-dev nlohmann-json3-dev
+      oclgrind python3-matplotlib)
+slides=(latexmk texlive-latex-base texlive-latex-recommended texlive-latex-extra
+        texlive-fonts-recommended poppler-utils)
+
+want=("${core[@]}")
+[ "${1:-core}" = slides ] && want+=("${slides[@]}")
+
+missing=()
+for p in "${want[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")
+done
+[ ${#missing[@]} -eq 0 ] && exit 0
+
+line="apt-get install -y --no-install-recommends ${missing[*]}"
+if [ "$(id -u)" -ne 0 ]; then
+  echo "setup: these Debian packages are missing: ${missing[*]}" >&2
+  echo "setup: install them as root, then run the command again:" >&2
+  echo "    sudo apt-get update && sudo $line" >&2
+  exit 1
+fi
+echo "setup: installing ${missing[*]}"
+export DEBIAN_FRONTEND=noninteractive
+apt-get update -qq
+$line

@@ -1,0 +1,16 @@
+// The solution's tree, except that each work-group's last product is left out of its sum.
+kernel void ArrayMultReduce(global const float *dA, global const float *dB, local float *prods, global float *dC)
+{
+    int gid = get_global_id(0), numItems = get_local_size(0), tnum = get_local_id(0), wgNum = get_group_id(0);
+    prods[tnum] = (tnum == numItems - 1 && numItems > 1) ? 0.0f : dA[gid] * dB[gid];
+    for (int offset = 1; offset < numItems; offset *= 2)
+    {
+        int mask = 2 * offset - 1;
+        barrier(CLK_LOCAL_MEM_FENCE);
+        if ((tnum & mask) == 0)
+            prods[tnum] += prods[tnum + offset];
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+    if (tnum == 0)
+        dC[wgNum] = prods[0];
+}

@@ -1,0 +1,73 @@
+// Deterministic data and count parsing.
+#include <doctest/doctest.h>
+
+#include <cmath>
+
+#include "kit/data.hpp"
+#include "kit/errors.hpp"
+
+TEST_CASE("splitmix64 matches the published SplitMix64 sequence") {
+  // First outputs of the reference SplitMix64 generator started from state 0.
+  CHECK(kit::splitmix64(0) == 0xE220A8397B1DCDAFull);
+  CHECK(kit::splitmix64(0x9E3779B97F4A7C15ull) == 0x6E789E6AA1B965F4ull);
+}
+
+TEST_CASE("data values are fixed numbers for a seed, stream and index") {
+  // Pinned values: any machine or compiler must produce exactly these.
+  const float ints[] = {kit::data_value(kit::DataKind::Integers, 1, 1, 0), kit::data_value(kit::DataKind::Integers, 1, 1, 1),
+                        kit::data_value(kit::DataKind::Integers, 1, 2, 0), kit::data_value(kit::DataKind::Integers, 7, 1, 123456)};
+  const float reals[] = {kit::data_value(kit::DataKind::Reals, 1, 1, 0), kit::data_value(kit::DataKind::Reals, 1, 1, 1),
+                         kit::data_value(kit::DataKind::Reals, 1, 2, 0), kit::data_value(kit::DataKind::Reals, 7, 1, 123456)};
+  MESSAGE("ints: " << ints[0] << " " << ints[1] << " " << ints[2] << " " << ints[3]);
+  MESSAGE("reals: " << std::hexfloat << reals[0] << " " << reals[1] << " " << reals[2] << " " << reals[3]);
+  CHECK(ints[0] == 4.0f);
+  CHECK(ints[1] == 8.0f);
+  CHECK(ints[2] == 0.0f);
+  CHECK(ints[3] == 6.0f);
+  CHECK(reals[0] == 0x1.7665p-7f);
+  CHECK(reals[1] == 0x1.f669p-4f);
+  CHECK(reals[2] == 0x1.cd402p-3f);
+  CHECK(reals[3] == -0x1.2f0314p-1f);
+}
+
+TEST_CASE("make_data is the element-wise data_value and stays in range") {
+  const auto ints = kit::make_data(kit::DataKind::Integers, 3, 1, 10000);
+  const auto reals = kit::make_data(kit::DataKind::Reals, 3, 1, 10000);
+  int seen_min = 0, seen_max = 0;
+  for (std::size_t i = 0; i < ints.size(); ++i) {
+    REQUIRE(ints[i] == kit::data_value(kit::DataKind::Integers, 3, 1, i));
+    REQUIRE(ints[i] == std::round(ints[i]));
+    REQUIRE(std::fabs(ints[i]) <= 8);
+    seen_min = std::min(seen_min, int(ints[i]));
+    seen_max = std::max(seen_max, int(ints[i]));
+    REQUIRE(reals[i] >= -1.0f);
+    REQUIRE(reals[i] < 1.0f);
+    REQUIRE(std::ldexp(double(reals[i]), 23) == std::round(std::ldexp(double(reals[i]), 23)));
+  }
+  CHECK(seen_min == -8);  // the whole range is used
+  CHECK(seen_max == 8);
+  CHECK(kit::make_data(kit::DataKind::Reals, 3, 2, 100) != kit::make_data(kit::DataKind::Reals, 3, 1, 100));
+  CHECK(kit::make_data(kit::DataKind::Reals, 4, 1, 100) != kit::make_data(kit::DataKind::Reals, 3, 1, 100));
+}
+
+TEST_CASE("parse_data_kind names the bad value") {
+  CHECK(kit::parse_data_kind("int") == kit::DataKind::Integers);
+  CHECK(kit::parse_data_kind("real") == kit::DataKind::Reals);
+  CHECK_THROWS_WITH_AS(kit::parse_data_kind("double"), doctest::Contains("'double'"), kit::Error);
+}
+
+TEST_CASE("counts accept decimal and binary suffixes") {
+  CHECK(kit::parse_count("4096") == 4096);
+  CHECK(kit::parse_count("8M") == 8000000);
+  CHECK(kit::parse_count("8K") == 8000);
+  CHECK(kit::parse_count("1Mi") == 1048576);
+  CHECK(kit::parse_count("16Ki") == 16384);
+  CHECK(kit::parse_count("2Gi") == (std::size_t(2) << 30));
+  for (const char* bad : {"", "abc", "8X", "0", "-5", "1.5M", "M"}) {
+    const std::string quoted = "'" + std::string(bad) + "'";
+    CHECK_THROWS_WITH_AS(kit::parse_count(bad), doctest::Contains(quoted.c_str()), kit::Error);
+  }
+  CHECK(kit::format_count(8388608) == "8Mi");
+  CHECK(kit::format_count(8000000) == "8M");
+  CHECK(kit::format_count(1234) == "1234");
+}

@@ -1,0 +1,81 @@
+// Building kernel files: readable build errors and signature checks.
+#include <doctest/doctest.h>
+
+#include "array_mult_reduce.hpp"
+#include "kit/paths.hpp"
+#include "kit/program.hpp"
+#include "support.hpp"
+
+TEST_CASE("build logs are rewritten to file:line:col: error") {
+  const std::string pocl = "error: /tmp/kcache/tempfile_x.cl:5:38: expected ';' after expression\n    code\n";
+  const std::string clang = "<kernel>:12:3: warning: unused variable 'x'\n";
+  CHECK(kit::rewrite_build_log(pocl, "labs/k.cl") ==
+        "labs/k.cl:5:38: error: expected ';' after expression\n    code\n");
+  CHECK(kit::rewrite_build_log(clang, "labs/k.cl") == "labs/k.cl:12:3: warning: unused variable 'x'\n");
+  CHECK(kit::rewrite_build_log("plain text", "labs/k.cl") == "plain text\n");
+}
+
+TEST_CASE("a build failure names the student's file, line and column") {
+  const std::string file = test::data("broken_syntax.cl").string();
+  try {
+    kit::build_program(test::runtime().context, test::runtime().device, file);
+    FAIL("the broken kernel compiled");
+  } catch (const kit::BuildError& e) {
+    CHECK(e.file == file);
+    CHECK(std::string(e.what()).find(file + ":5:") != std::string::npos);
+    CHECK(e.log.find(": error: expected ';'") != std::string::npos);
+  }
+}
+
+TEST_CASE("a missing file is named") {
+  CHECK_THROWS_WITH_AS(kit::read_text_file("/no/such/kernel.cl"), doctest::Contains("/no/such/kernel.cl"), kit::Error);
+}
+
+TEST_CASE("parameter declarations parse into address space and type") {
+  CHECK(kit::param_shape("global const float *dA").space == "global");
+  CHECK(kit::param_shape("global const float *dA").type == "float*");
+  CHECK(kit::param_shape("__local float* prods").space == "local");
+  CHECK(kit::param_shape("int n").space == "private");
+  CHECK(kit::param_shape("int n").type == "int");
+  CHECK(lab03::kSignature.text() ==
+        "kernel void ArrayMultReduce(global const float *dA, global const float *dB, local float *prods, global float *dC)");
+}
+
+namespace {
+std::string kernel_error(const std::string& fixture) {
+  const std::string file = test::data(fixture).string();
+  cl::Program p = kit::build_program(test::runtime().context, test::runtime().device, file);
+  try {
+    kit::make_kernel(p, lab03::kSignature, file);
+  } catch (const kit::Error& e) {
+    return e.what();
+  }
+  return "";
+}
+}  // namespace
+
+TEST_CASE("a wrong kernel name, parameter count or address space names the expected signature") {
+  const std::string expected = lab03::kSignature.text();
+  const std::string misnamed = kernel_error("misnamed.cl");
+  CHECK(misnamed.find("no kernel named 'ArrayMultReduce'") != std::string::npos);
+  CHECK(misnamed.find("arrayMultReduce") != std::string::npos);  // what was found instead
+  CHECK(misnamed.find(expected) != std::string::npos);
+  const std::string short_one = kernel_error("three_params.cl");
+  CHECK(short_one.find("takes 3 parameters, not 4") != std::string::npos);
+  CHECK(short_one.find(expected) != std::string::npos);
+  const std::string global_prods = kernel_error("wrong_address_space.cl");
+  CHECK(global_prods.find("parameter 3") != std::string::npos);
+  CHECK(global_prods.find("expected local float*") != std::string::npos);
+}
+
+TEST_CASE("a local size above the device's limit names both values") {
+  const kit::Runtime& rt = test::runtime();
+  const std::string file = kit::lab_file(lab03::kLab, lab03::kKernelFile, true).string();
+  cl::Kernel k = kit::make_kernel(kit::build_program(rt.context, rt.device, file), lab03::kSignature, file);
+  const std::size_t max = rt.device.getInfo<CL_DEVICE_MAX_WORK_GROUP_SIZE>();
+  CHECK_NOTHROW(kit::check_local_size(rt.device, k, max, max * 4));
+  const std::string message = "local size " + std::to_string(2 * max) +
+                              " is above this device's maximum work-group size " + std::to_string(max);
+  CHECK_THROWS_WITH_AS(kit::check_local_size(rt.device, k, 2 * max, 8 * max), doctest::Contains(message.c_str()),
+                       kit::Error);
+}
