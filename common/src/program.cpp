@@ -86,8 +86,9 @@ std::string rewrite_build_log(const std::string& log, const std::string& file) {
 }
 
 cl::Program build_program(const cl::Context& context, const cl::Device& device,
-                          const std::filesystem::path& file, const std::string& options) {
-  const std::string name = file.string();
+                          const std::filesystem::path& file, const std::string& options,
+                          const std::string& shown_as) {
+  const std::string name = shown_as.empty() ? file.string() : shown_as;
   const std::string source = "#line 1 \"" + escape_for_line_directive(name) + "\"\n" + read_text_file(file);
   cl::Program program(context, source);
   const std::string all_options = std::string(kClStd) + " -cl-kernel-arg-info " + options;

@@ -21,7 +21,7 @@ Inputs make_inputs(const Case& c) {
 }
 
 Outputs run(const kit::Runtime& rt, const std::filesystem::path& kernel_file, const Case& c,
-            const Inputs& in, int warmup, int repeats) {
+            const Inputs& in, int warmup, int repeats, const std::string& shown_as) {
   validate(c);
   const std::size_t ab_bytes = c.elements * sizeof(float), c_bytes = c.groups() * sizeof(float);
   const cl_ulong max_alloc = rt.device.getInfo<CL_DEVICE_MAX_MEM_ALLOC_SIZE>();
@@ -29,8 +29,9 @@ Outputs run(const kit::Runtime& rt, const std::filesystem::path& kernel_file, co
     throw kit::Error("an array of " + std::to_string(c.elements) + " floats (" + std::to_string(ab_bytes >> 20) +
                      " MiB) is above this device's largest allocation, " + std::to_string(max_alloc >> 20) + " MiB");
 
-  cl::Program program = kit::build_program(rt.context, rt.device, kernel_file);
-  cl::Kernel kernel = kit::make_kernel(program, kSignature, kernel_file.string());
+  const std::string name = shown_as.empty() ? kernel_file.string() : shown_as;
+  cl::Program program = kit::build_program(rt.context, rt.device, kernel_file, "", name);
+  cl::Kernel kernel = kit::make_kernel(program, kSignature, name);
   kit::check_local_size(rt.device, kernel, c.local, c.local * sizeof(float));
 
   cl::Buffer dA(rt.context, CL_MEM_READ_ONLY, ab_bytes), dB(rt.context, CL_MEM_READ_ONLY, ab_bytes);
@@ -94,6 +95,56 @@ std::optional<Mismatch> first_wrong_group(const Case& c, const Outputs& out, con
 
 double giga_numbers_per_second(std::size_t elements, double seconds) {
   return double(elements) / seconds / 1e9;
+}
+
+}  // namespace lab03
+
+namespace lab03 {
+namespace {
+
+// What the bitmask tree computes in float when `level_barriers` is false and work-items run one
+// after another, as PoCL runs a work-group between two barriers: a missing barrier in the loop.
+float tree_without_level_barriers(std::vector<float> p) {
+  const std::size_t n = p.size();
+  for (std::size_t t = 0; t < n; ++t)
+    for (std::size_t offset = 1; offset < n; offset *= 2)
+      if ((t & (2 * offset - 1)) == 0) p[t] += p[t + offset];
+  return p[0];
+}
+
+float tree(std::vector<float> p) {
+  for (std::size_t offset = 1; offset < p.size(); offset *= 2)
+    for (std::size_t t = 0; t + offset < p.size(); t += 2 * offset) p[t] += p[t + offset];
+  return p[0];
+}
+
+}  // namespace
+
+std::string diagnose(const Case& c, const Inputs& in, const Mismatch& m) {
+  const std::size_t first = m.group * c.local, L = c.local;
+  std::vector<float> products(L), shifted(L);
+  for (std::size_t i = 0; i < L; ++i) {
+    products[i] = in.a[first + i] * in.b[first + i];
+    const std::size_t next = first + i + 1;
+    shifted[i] = next < in.a.size() ? in.a[next] * in.b[first + i] : NAN;
+  }
+  const auto same = [&](double value) { return within(m.got, value, m.tolerance + 1e-30); };
+  if (std::isnan(m.got))
+    return "dC[" + std::to_string(m.group) + "] was never written: work-item 0 of each work-group must store "
+           "its sum in dC[get_group_id(0)] (not dC[get_global_id(0)])";
+  if (m.got == 0 && m.expected != 0)
+    return "the sum is 0: is each product stored in prods[tnum] before the tree starts?";
+  if (L > 1 && same(products[0]))
+    return "only the work-group's first product arrived in dC: the tree's additions never ran (check the loop and "
+           "the (tnum & mask) == 0 test)";
+  if (L > 1 && same(tree_without_level_barriers(products)))
+    return "the sum matches a tree whose levels do not wait for each other: put barrier(CLK_LOCAL_MEM_FENCE) "
+           "inside the loop, before the add, where every work-item reaches it";
+  if (same(tree(shifted)))
+    return "the sum matches products of neighbouring elements (dA[gid+1] * dB[gid]): index both arrays with "
+           "get_global_id(0)";
+  if (m.expected != 0 && same(2 * m.expected)) return "the sum is twice the right one: something is added twice";
+  return "";
 }
 
 }  // namespace lab03

@@ -47,8 +47,9 @@ struct Outputs {
 // Builds `kernel_file`, checks its signature and the local size against the device, runs the
 // case `warmup` + `repeats` times and returns the last run's partial sums. dC is filled with NaN
 // first, so a work-group that never writes its sum shows up as NaN.
+// `shown_as` names the file in compiler messages (default: its path).
 Outputs run(const kit::Runtime& rt, const std::filesystem::path& kernel_file, const Case& c,
-            const Inputs& in, int warmup, int repeats);
+            const Inputs& in, int warmup, int repeats, const std::string& shown_as = "");
 
 struct Expected {
   std::vector<kit::Sum> groups;
@@ -68,6 +69,10 @@ struct Mismatch {
 };
 std::optional<Mismatch> first_wrong_group(const Case& c, const Outputs& out, const Expected& e);
 bool within(double got, double expected, double tolerance);  // false for NaN
+
+// One hint for a wrong work-group sum, naming the typical mistake whose result it matches (found
+// by recomputing what each mistake produces for that work-group); empty when none matches.
+std::string diagnose(const Case& c, const Inputs& in, const Mismatch& m);
 
 // The lecture's figure of merit: N / seconds / 1e9.
 double giga_numbers_per_second(std::size_t elements, double seconds);

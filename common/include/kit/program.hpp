@@ -41,9 +41,11 @@ std::string read_text_file(const std::filesystem::path& file);
 std::string rewrite_build_log(const std::string& log, const std::string& file);
 
 // Compiles `file` for `device` with -cl-std=CL1.2 plus `options`. The source is prefixed with a
-// #line directive so line numbers and the file name in messages are the student's.
+// #line directive so line numbers and the file name in messages are the student's; `shown_as`
+// replaces the file's path in messages (the grader builds a private copy of a submission's file).
 cl::Program build_program(const cl::Context& context, const cl::Device& device,
-                          const std::filesystem::path& file, const std::string& options = "");
+                          const std::filesystem::path& file, const std::string& options = "",
+                          const std::string& shown_as = "");
 
 // The kernel `signature.name` from `program`; throws kit::Error that names the expected signature
 // when the kernel is missing or its parameters differ in number or address space.

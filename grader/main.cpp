@@ -1,0 +1,141 @@
+// The kit's grader: students self-check their labs, instructors grade a class or run it as a
+// Gradescope autograder, and maintainers regenerate the stored reference outputs.
+#include <unistd.h>
+
+#include <cstdlib>
+#include <iostream>
+#include <sstream>
+
+#include "batch.hpp"
+#include "files.hpp"
+#include "grade.hpp"
+#include "kit/cli.hpp"
+#include "kit/errors.hpp"
+#include "kit/paths.hpp"
+#include "references.hpp"
+#include "reports.hpp"
+
+namespace {
+
+std::vector<std::string> split_labs(const std::vector<std::string>& items) {
+  std::vector<std::string> labs;
+  for (const std::string& item : items) {
+    std::stringstream parts(item);
+    for (std::string lab; std::getline(parts, lab, ',');)
+      if (!lab.empty()) labs.push_back(lab);
+  }
+  return labs;
+}
+
+std::filesystem::path scratch_dir(const std::string& what) {
+  std::string pattern = (std::filesystem::temp_directory_path() / ("kit-grader-" + what + "-XXXXXX")).string();
+  if (!mkdtemp(pattern.data())) throw kit::Error("cannot create a scratch folder in " + std::filesystem::temp_directory_path().string());
+  return pattern;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  return kit::guarded_main([&] {
+    CLI::App app{"OpenCL Reduction Lab Kit grader"};
+    app.require_subcommand(1);
+    std::filesystem::path specs_dir = kit::root() / "grader" / "specs";
+    std::filesystem::path reference_dir = kit::root() / "grader" / "reference";
+    int pocl_threads = 1;
+    app.add_option("--specs", specs_dir, "Folder of grading specs")->capture_default_str();
+    app.add_option("--references", reference_dir, "Folder of stored reference outputs")->capture_default_str();
+    app.add_option("--pocl-threads", pocl_threads, "PoCL threads per graded case")->capture_default_str()->check(CLI::PositiveNumber);
+
+    auto* check = app.add_subcommand("check", "Self-check your lab kernels on the visible cases");
+    std::vector<std::string> check_labs;
+    std::filesystem::path labs_dir = kit::root() / "labs";
+    check->add_option("labs", check_labs, "Labs to check, by number or name (default: all)");
+    check->add_option("--dir", labs_dir, "Folder holding the lab folders")->capture_default_str();
+
+    auto* grade = app.add_subcommand("grade", "Grade a class: every student's submission, every lab");
+    std::filesystem::path submissions, out;
+    std::vector<std::string> grade_labs;
+    int jobs = 1;
+    grade->add_option("--submissions", submissions, "Folder with one folder or archive per student")->required();
+    grade->add_option("--out", out, "Output folder (rerun with the same folder to resume)")->required();
+    grade->add_option("--jobs", jobs, "Students graded at once")->capture_default_str()->check(CLI::PositiveNumber);
+    grade->add_option("--labs", grade_labs, "Labs to grade, e.g. 03,04 (default: all)");
+
+    auto* gradescope = app.add_subcommand("gradescope", "Gradescope autograder entry: grade one submission");
+    std::filesystem::path gs_submission = "/autograder/submission", gs_results = "/autograder/results/results.json";
+    std::vector<std::string> gs_labs;
+    gradescope->add_option("--submission", gs_submission, "The submission folder")->capture_default_str();
+    gradescope->add_option("--results", gs_results, "Where results.json goes")->capture_default_str();
+    gradescope->add_option("--labs", gs_labs, "Labs to grade (default: all)");
+
+    auto* reference = app.add_subcommand("reference", "Run solutions/ on PoCL and store the reference outputs");
+    std::vector<std::string> ref_labs;
+    reference->add_option("--labs", ref_labs, "Labs to regenerate (default: all)");
+
+    auto* run_case = app.add_subcommand("run-case", "(internal) one isolated build or case");
+    run_case->group("");  // hidden from --help
+    std::string rc_lab, rc_shown, rc_case;
+    std::filesystem::path rc_kernel, rc_result;
+    run_case->add_option("--lab", rc_lab)->required();
+    run_case->add_option("--kernel", rc_kernel)->required();
+    run_case->add_option("--shown-as", rc_shown)->required();
+    run_case->add_option("--case", rc_case);
+    run_case->add_option("--result", rc_result)->required();
+
+    app.parse(argc, argv);
+
+    if (*run_case) return grader::run_case_child(rc_lab, rc_kernel, rc_shown, rc_case, rc_result);
+
+    if (*reference) {
+      const auto specs = grader::load_specs(specs_dir, split_labs(ref_labs));
+      const kit::Runtime rt = kit::Runtime::open({});
+      std::cout << "Reference device: " << rt.summary() << "\n";
+      grader::make_references(reference_dir, specs, kit::root() / "solutions", rt, std::cout);
+      std::cout << "References written to " << reference_dir.string() << "\n";
+      return 0;
+    }
+
+    if (*grade) {
+      grader::BatchOptions o{submissions, out, reference_dir, grader::load_specs(specs_dir, split_labs(grade_labs)), jobs,
+                             pocl_threads};
+      grader::grade_class(o, std::cout);
+      std::cout << "\nGradebook (" << (out / "gradebook.csv").string() << "):\n" << grader::read_file(out / "gradebook.csv");
+      return 0;
+    }
+
+    const std::filesystem::path exe = std::filesystem::read_symlink("/proc/self/exe");
+    if (*gradescope) {
+      const auto specs = grader::load_specs(specs_dir, split_labs(gs_labs));
+      const std::filesystem::path work = scratch_dir("gradescope");
+      std::vector<grader::LabResult> results;
+      for (const auto& spec : specs) {
+        results.push_back(grader::grade_lab(spec, grader::load_reference(reference_dir, spec), gs_submission, "submission",
+                                            {exe, work / spec.lab, pocl_threads, false}));
+        std::cout << grader::check_report(results.back());
+      }
+      std::filesystem::remove_all(work);
+      grader::write_file_atomically(gs_results, grader::gradescope_results(results).dump(2) + "\n");
+      std::cout << "Results written to " << gs_results.string() << "\n";
+      return 0;
+    }
+
+    // check: the students' self-check on labs/, visible cases only.
+    const auto specs = grader::load_specs(specs_dir, check_labs);
+    const std::filesystem::path work = scratch_dir("check");
+    bool all_pass = true;
+    double points = 0, max = 0;
+    for (const auto& spec : specs) {
+      const auto result = grader::grade_lab(spec, grader::load_reference(reference_dir, spec), labs_dir / spec.lab,
+                                            "you", {exe, work / spec.lab, pocl_threads, true});
+      std::cout << grader::check_report(result) << "\n";
+      points += result.points();
+      max += result.max_points();
+      all_pass = all_pass && result.points() == result.max_points();
+    }
+    std::filesystem::remove_all(work);
+    std::cout << (all_pass ? "All visible cases pass" : "Not all visible cases pass") << ": "
+              << grader::format_points(points) << " / " << grader::format_points(max)
+              << " points. Hidden cases are run when your submission is graded.\n";
+    return all_pass ? 0 : 1;
+  });
+}

@@ -1,0 +1,129 @@
+#include "batch.hpp"
+
+#include <atomic>
+#include <map>
+#include <ostream>
+#include <thread>
+
+#include "archive.hpp"
+#include "files.hpp"
+#include "grade.hpp"
+#include "journal.hpp"
+#include "kit/errors.hpp"
+#include "reports.hpp"
+
+namespace grader {
+
+std::vector<Student> list_students(const std::filesystem::path& dir, std::vector<std::string>& skipped) {
+  if (!std::filesystem::is_directory(dir)) throw kit::Error("submissions folder " + dir.string() + " does not exist");
+  std::map<std::string, std::filesystem::path> by_name;
+  for (const auto& entry : std::filesystem::directory_iterator(dir)) {
+    const std::string file = entry.path().filename().string();
+    if (file.empty() || file[0] == '.') continue;
+    std::string name;
+    if (entry.is_symlink()) {
+      skipped.push_back(file + ": a symbolic link; submissions must be folders or archives");
+      continue;
+    }
+    if (entry.is_directory()) name = file;
+    else if (entry.is_regular_file() && is_archive(entry.path())) name = archive_stem(entry.path());
+    else {
+      skipped.push_back(file + ": not a folder or a .zip/.tar.gz/.tgz/.tar archive");
+      continue;
+    }
+    if (by_name.count(name))
+      throw kit::Error("two submissions for student '" + name + "': " + by_name[name].filename().string() + " and " +
+                       file + "; keep one");
+    by_name[name] = entry.path();
+  }
+  std::vector<Student> students;
+  for (const auto& [name, path] : by_name) students.push_back({name, path});
+  return students;
+}
+
+std::size_t grade_class(const BatchOptions& o, std::ostream& progress) {
+  std::vector<std::string> skipped;
+  const std::vector<Student> students = list_students(o.submissions, skipped);
+  for (const std::string& s : skipped) progress << "skipped " << s << "\n";
+  std::filesystem::create_directories(o.out);
+  const std::filesystem::path work = o.out / ".work";
+  std::vector<LabReference> references;
+  for (const LabSpec& spec : o.specs) references.push_back(load_reference(o.references, spec));
+
+  Journal journal(o.out / "journal.jsonl");
+  ResultMap results = journal.load();
+  if (journal.damaged_lines()) progress << "journal: " << journal.damaged_lines() << " unfinished line(s) ignored; those results are redone\n";
+  std::vector<const Student*> todo;
+  std::size_t total_items = 0, already = 0;
+  for (const Student& s : students) {
+    bool missing = false;
+    for (const LabSpec& spec : o.specs) {
+      ++total_items;
+      if (results.count({s.name, spec.lab})) ++already;
+      else missing = true;
+    }
+    if (missing) todo.push_back(&s);
+  }
+  progress << students.size() << " students x " << o.specs.size() << " lab(s): " << already
+           << " result(s) already in the journal, " << total_items - already << " to grade\n" << std::flush;
+
+  std::mutex lock;
+  std::atomic<std::size_t> next{0}, finished{already};
+  std::size_t graded_now = 0;
+  const std::filesystem::path exe = std::filesystem::read_symlink("/proc/self/exe");
+  auto worker = [&] {
+    for (std::size_t i; (i = next++) < todo.size();) {
+      const Student& s = *todo[i];
+      std::filesystem::path root = s.entry;
+      std::string refused;
+      if (!std::filesystem::is_directory(s.entry)) {
+        root = work / s.name / "files";
+        std::filesystem::remove_all(root);
+        try {
+          extract_archive(s.entry, root);
+        } catch (const kit::Error& e) {
+          refused = e.what();
+        }
+      }
+      for (std::size_t l = 0; l < o.specs.size(); ++l) {
+        const LabSpec& spec = o.specs[l];
+        {
+          std::lock_guard<std::mutex> g(lock);
+          if (results.count({s.name, spec.lab})) continue;
+        }
+        LabResult r;
+        if (!refused.empty()) {
+          r = {s.name, spec.lab, "", "rejected", refused, {}, {}};
+          for (const CaseSpec& c : spec.cases)
+            r.cases.push_back({c.name, c.visible, 0, c.points, "not-run", "not run: the archive was refused", "", 0});
+        } else {
+          r = grade_lab(spec, references[l], root, s.name,
+                        {exe, work / s.name / spec.lab, o.pocl_threads, false});
+        }
+        journal.append(r);  // on disk before anything else happens
+        std::lock_guard<std::mutex> g(lock);
+        results[{s.name, spec.lab}] = r;
+        ++graded_now;
+        progress << "[" << ++finished << "/" << total_items << "] " << s.name << "  " << spec.lab << "  "
+                 << format_points(r.points()) << "/" << format_points(r.max_points())
+                 << (r.status == "graded" ? "" : "  (" + r.status + ")") << "\n" << std::flush;
+      }
+      std::filesystem::remove_all(work / s.name);
+    }
+  };
+  std::vector<std::thread> threads;
+  for (int t = 0; t < std::max(1, o.jobs); ++t) threads.emplace_back(worker);
+  for (auto& t : threads) t.join();
+
+  std::vector<std::string> names;
+  for (const Student& s : students) names.push_back(s.name);
+  for (const std::string& name : names) {
+    write_file_atomically(o.out / name / "report.json", student_report_json(name, o.specs, results).dump(2) + "\n");
+    write_file_atomically(o.out / name / "report.md", student_report_md(name, o.specs, results));
+  }
+  write_file_atomically(o.out / "gradebook.csv", gradebook_csv(names, o.specs, results));
+  std::filesystem::remove_all(work);
+  return graded_now;
+}
+
+}  // namespace grader

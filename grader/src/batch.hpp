@@ -1,0 +1,33 @@
+#pragma once
+// `grader grade`: a whole class. Each entry of the submissions folder is one student (a folder, or
+// a .zip / .tar.gz / .tgz / .tar extracted safely into the output folder's scratch space).
+#include <filesystem>
+#include <iosfwd>
+#include <string>
+#include <vector>
+
+#include "spec.hpp"
+
+namespace grader {
+
+struct Student {
+  std::string name;
+  std::filesystem::path entry;  // the folder or archive in the submissions folder
+};
+
+// The students in `dir`, in name order; other files are listed in `skipped` with the reason.
+// Throws kit::Error when two entries give the same student name (e.g. ann/ and ann.zip).
+std::vector<Student> list_students(const std::filesystem::path& dir, std::vector<std::string>& skipped);
+
+struct BatchOptions {
+  std::filesystem::path submissions, out, references;
+  std::vector<LabSpec> specs;
+  int jobs = 1;
+  int pocl_threads = 1;
+};
+
+// Grades every student x lab not already in OUT/journal.jsonl, then writes OUT/gradebook.csv and
+// OUT/<student>/report.json and report.md atomically. Returns the number of results graded now.
+std::size_t grade_class(const BatchOptions& options, std::ostream& progress);
+
+}  // namespace grader

@@ -1,0 +1,28 @@
+#pragma once
+// Grading one submission's lab: find and screen the kernel file, build it in a child process,
+// run every case in a child process of its own, compare with the stored references.
+#include <filesystem>
+#include <string>
+
+#include "references.hpp"
+#include "results.hpp"
+#include "spec.hpp"
+
+namespace grader {
+
+struct GradeSettings {
+  std::filesystem::path grader_exe;  // this program: children run `grader run-case`
+  std::filesystem::path workdir;     // private scratch space for this submission x lab
+  int pocl_threads = 1;
+  bool visible_only = false;         // the students' self-check runs visible cases only
+};
+
+LabResult grade_lab(const LabSpec& spec, const LabReference& reference, const std::filesystem::path& submission,
+                    const std::string& student, const GradeSettings& settings);
+
+// The child's side (`grader run-case`): builds `kernel` (and checks its signatures) when
+// `case_json` is empty, else runs that case; writes {"status": ...} to `result_file`.
+int run_case_child(const std::string& lab, const std::filesystem::path& kernel, const std::string& shown_as,
+                   const std::string& case_json, const std::filesystem::path& result_file);
+
+}  // namespace grader

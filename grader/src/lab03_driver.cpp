@@ -1,0 +1,102 @@
+// Lab 03 ArrayMultReduce for the grader: cases {elements, local, data, seed}; graded outputs are
+// every work-group's partial sum and the host total.
+#include <cmath>
+#include <memory>
+
+#include "array_mult_reduce.hpp"
+#include "kit/errors.hpp"
+#include "labs.hpp"
+
+namespace grader {
+namespace {
+
+lab03::Case to_case(const json& p) {
+  lab03::Case c;
+  c.elements = p.at("elements").get<std::size_t>();
+  c.local = p.at("local").get<std::size_t>();
+  c.kind = kit::parse_data_kind(p.at("data").get<std::string>());
+  c.seed = p.at("seed").get<std::uint64_t>();
+  return c;
+}
+
+std::string short_number(double v) {
+  char text[40];
+  std::snprintf(text, sizeof text, "%.9g", v);
+  return text;
+}
+
+class Lab03Driver : public LabDriver {
+ public:
+  std::string id() const override { return lab03::kLab; }
+  std::vector<kit::KernelSignature> kernels() const override { return {lab03::kSignature}; }
+
+  void validate_case(const json& p) const override {
+    for (const char* key : {"elements", "local", "seed"})
+      if (!p.contains(key) || !p.at(key).is_number_unsigned())
+        throw kit::Error(std::string(key) + ": must be a whole number >= 0");
+    if (!p.contains("data") || !p.at("data").is_string()) throw kit::Error("data: must be \"int\" or \"real\"");
+    for (const auto& [key, value] : p.items())
+      if (key != "elements" && key != "local" && key != "seed" && key != "data")
+        throw kit::Error(key + ": not a field of lab 03 cases (elements, local, data, seed)");
+    lab03::validate(to_case(p));
+  }
+
+  void validate_tolerance(const json& policy) const override {
+    if (!policy.is_object() || policy.value("int", "") != "exact" || policy.value("real", "") != "tree-dot-bound")
+      throw kit::Error(R"(lab 03 implements {"int": "exact", "real": "tree-dot-bound"}, not )" + policy.dump());
+  }
+
+  json run_case(const kit::Runtime& rt, const std::filesystem::path& kernel, const std::string& shown_as,
+                const json& params) const override {
+    const lab03::Case c = to_case(params);
+    const lab03::Outputs out = lab03::run(rt, kernel, c, lab03::make_inputs(c), 0, 1, shown_as);
+    json partials = json::array();
+    for (float p : out.partials) partials.push_back(float_to_json(p));
+    return {{"partials", partials}, {"total", float_to_json(out.total)}, {"seconds", out.timing.best}};
+  }
+
+  json reference(const json& params) const override {
+    const lab03::Case c = to_case(params);
+    const lab03::Expected e = lab03::expected(c, lab03::make_inputs(c));
+    json sums = json::array(), abs = json::array();
+    for (const kit::Sum& g : e.groups) {
+      sums.push_back(g.value);
+      abs.push_back(g.abs);
+    }
+    return {{"partials", sums}, {"partials_abs", abs}, {"total", e.total.value}, {"total_abs", e.total.abs}};
+  }
+
+  Comparison compare(const json& params, const json& /*policy: validated*/, const json& reference,
+                     const json& outputs) const override {
+    const lab03::Case c = to_case(params);
+    lab03::Expected e;
+    const json& sums = reference.at("partials");
+    const json& abs = reference.at("partials_abs");
+    for (std::size_t g = 0; g < sums.size(); ++g) e.groups.push_back({sums[g].get<double>(), abs[g].get<double>()});
+    e.total = {reference.at("total").get<double>(), reference.at("total_abs").get<double>()};
+    lab03::Outputs out;
+    for (const json& p : outputs.at("partials")) out.partials.push_back(float(json_to_float(p)));
+    out.total = json_to_float(outputs.at("total"));
+    if (out.partials.size() != e.groups.size())
+      return {false, "expected " + std::to_string(e.groups.size()) + " partial sums, got " +
+                         std::to_string(out.partials.size()), ""};
+    if (const auto m = lab03::first_wrong_group(c, out, e)) {
+      const std::string tol = m->tolerance == 0 ? "exact" : "tolerance " + short_number(m->tolerance);
+      return {false,
+              "work-group " + std::to_string(m->group) + " of " + std::to_string(c.groups()) + ": expected " +
+                  short_number(m->expected) + ", got " + (std::isnan(m->got) ? "nothing (never written)" : short_number(m->got)) +
+                  " (" + tol + ")",
+              lab03::diagnose(c, lab03::make_inputs(c), *m)};
+    }
+    const double tol = lab03::total_tolerance(c, e);
+    if (!lab03::within(out.total, e.total.value, tol))
+      return {false, "host total: expected " + short_number(e.total.value) + ", got " + short_number(out.total), ""};
+    return {true, "", ""};
+  }
+};
+
+}  // namespace
+
+std::unique_ptr<LabDriver> make_lab03_driver() { return std::make_unique<Lab03Driver>(); }
+
+}  // namespace grader

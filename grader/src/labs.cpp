@@ -1,0 +1,40 @@
+#include "labs.hpp"
+
+#include <cmath>
+#include <limits>
+#include <memory>
+#include <vector>
+
+#include "kit/errors.hpp"
+
+namespace grader {
+
+std::unique_ptr<LabDriver> make_lab03_driver();
+
+namespace {
+const std::vector<std::unique_ptr<LabDriver>>& drivers() {
+  static const auto all = [] {
+    std::vector<std::unique_ptr<LabDriver>> list;
+    list.push_back(make_lab03_driver());
+    return list;
+  }();
+  return all;
+}
+}  // namespace
+
+const LabDriver& lab_driver(const std::string& lab) {
+  std::string known;
+  for (const auto& d : drivers()) {
+    if (d->id() == lab) return *d;
+    known += (known.empty() ? "" : ", ") + d->id();
+  }
+  throw kit::Error("the grader knows no lab '" + lab + "' (known: " + known + ")");
+}
+
+json float_to_json(double value) { return std::isnan(value) ? json(nullptr) : json(value); }
+
+double json_to_float(const json& value) {
+  return value.is_null() ? std::numeric_limits<double>::quiet_NaN() : value.get<double>();
+}
+
+}  // namespace grader

@@ -1,0 +1,49 @@
+#pragma once
+// What the grader needs from each lab, behind one interface: the lab's own host library does the
+// work (running a case, the host reference, the comparison); the driver only converts JSON.
+#include <filesystem>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "kit/device.hpp"
+#include "kit/program.hpp"
+
+namespace grader {
+
+using json = nlohmann::json;
+
+struct Comparison {
+  bool pass = false;
+  std::string message;  // on failure: the first wrong output, expected, got, tolerance
+  std::string hint;     // on failure: the typical mistake it matches, if one does
+};
+
+struct LabDriver {
+  virtual ~LabDriver() = default;
+  virtual std::string id() const = 0;
+  // The kernels the lab's file must define, with their signatures.
+  virtual std::vector<kit::KernelSignature> kernels() const = 0;
+  // Throws kit::Error naming the field when a case's parameters are not usable.
+  virtual void validate_case(const json& params) const = 0;
+  // Throws kit::Error unless the spec's tolerance policy is one this lab implements.
+  virtual void validate_tolerance(const json& policy) const = 0;
+  // Runs one case of `kernel` (already built once, so PoCL's cache has it) and returns the graded
+  // outputs. `shown_as` is the file's name in messages.
+  virtual json run_case(const kit::Runtime& rt, const std::filesystem::path& kernel, const std::string& shown_as,
+                        const json& params) const = 0;
+  // The host's reference for a case (what is stored under grader/reference/).
+  virtual json reference(const json& params) const = 0;
+  // Compares run_case's outputs with a stored reference under the spec's tolerance policy.
+  virtual Comparison compare(const json& params, const json& policy, const json& reference,
+                             const json& outputs) const = 0;
+};
+
+// The driver of a lab by its folder name; throws kit::Error listing the known labs.
+const LabDriver& lab_driver(const std::string& lab);
+
+// Floats in JSON: NaN (an output never written) has no JSON number, so it is stored as null.
+json float_to_json(double value);
+double json_to_float(const json& value);
+
+}  // namespace grader

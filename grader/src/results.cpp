@@ -1,0 +1,45 @@
+#include "results.hpp"
+
+namespace grader {
+
+double LabResult::points() const {
+  double total = 0;
+  for (const CaseResult& c : cases) total += c.points;
+  return total;
+}
+
+double LabResult::max_points() const {
+  double total = 0;
+  for (const CaseResult& c : cases) total += c.max_points;
+  return total;
+}
+
+json to_json(const CaseResult& c) {
+  return {{"name", c.name},     {"visible", c.visible}, {"points", c.points},   {"max_points", c.max_points},
+          {"status", c.status}, {"message", c.message}, {"hint", c.hint},       {"seconds", c.seconds}};
+}
+
+json to_json(const LabResult& r) {
+  json cases = json::array();
+  for (const CaseResult& c : r.cases) cases.push_back(to_json(c));
+  return {{"student", r.student}, {"lab", r.lab},         {"kernel", r.kernel},         {"status", r.status},
+          {"message", r.message}, {"notes", r.notes},     {"points", r.points()},       {"max_points", r.max_points()},
+          {"cases", cases}};
+}
+
+LabResult lab_result_from_json(const json& j) {
+  LabResult r;
+  r.student = j.at("student").get<std::string>();
+  r.lab = j.at("lab").get<std::string>();
+  r.kernel = j.at("kernel").get<std::string>();
+  r.status = j.at("status").get<std::string>();
+  r.message = j.at("message").get<std::string>();
+  r.notes = j.at("notes").get<std::vector<std::string>>();
+  for (const json& c : j.at("cases"))
+    r.cases.push_back({c.at("name").get<std::string>(), c.at("visible").get<bool>(), c.at("points").get<double>(),
+                       c.at("max_points").get<double>(), c.at("status").get<std::string>(),
+                       c.at("message").get<std::string>(), c.at("hint").get<std::string>(), c.at("seconds").get<double>()});
+  return r;
+}
+
+}  // namespace grader

@@ -1,0 +1,115 @@
+#include "sandbox.hpp"
+
+#include <fcntl.h>
+#include <signal.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <cstring>
+#include <thread>
+
+#include "files.hpp"
+
+namespace grader {
+namespace {
+
+bool says_out_of_memory(const std::string& text) {
+  for (const char* sign : {"bad_alloc", "out of memory", "Out of memory", "CL_OUT_OF_HOST_MEMORY",
+                           "CL_MEM_OBJECT_ALLOCATION_FAILURE", "CL_OUT_OF_RESOURCES", "Cannot allocate memory"})
+    if (text.find(sign) != std::string::npos) return true;
+  return false;
+}
+
+}  // namespace
+
+std::string ChildOutcome::reason(const SandboxLimits& limits) const {
+  const std::string memory = "ran out of memory (limit " + std::to_string(limits.memory_mb) + " MB)";
+  switch (end) {
+    case End::NotStarted: return "could not be started";
+    case End::TimedOut: {
+      char text[64];
+      std::snprintf(text, sizeof text, "ran past its %.0f s time limit and was stopped", limits.seconds);
+      return text;
+    }
+    case End::Signaled:
+      if (says_out_of_memory(output)) return memory;
+      return std::string("crashed (") + (sigabbrev_np(signal) ? "SIG" + std::string(sigabbrev_np(signal)) : "signal " + std::to_string(signal)) +
+             ", " + strsignal(signal) + ")";
+    case End::Exited:
+      if (exit_code != 0 && says_out_of_memory(output)) return memory;
+      return "exited with status " + std::to_string(exit_code);
+  }
+  return "";
+}
+
+ChildOutcome run_in_sandbox(const std::vector<std::string>& argv, const SandboxLimits& limits,
+                            const std::filesystem::path& workdir) {
+  std::filesystem::create_directories(workdir);
+  std::filesystem::create_directories(limits.pocl_cache);
+  const std::filesystem::path log = workdir / "child.log";
+  std::vector<char*> args;
+  for (const std::string& a : argv) args.push_back(const_cast<char*>(a.c_str()));
+  args.push_back(nullptr);
+
+  ChildOutcome outcome;
+  const auto start = std::chrono::steady_clock::now();
+  const pid_t pid = fork();
+  if (pid < 0) return outcome;
+  if (pid == 0) {
+    // Child: new process group, limits, private environment, output to the log file.
+    setpgid(0, 0);
+    const rlim_t bytes = rlim_t(limits.memory_mb) << 20;
+    const struct rlimit memory{bytes, bytes}, no_core{0, 0};
+    setrlimit(RLIMIT_AS, &memory);
+    setrlimit(RLIMIT_CORE, &no_core);
+    setenv("POCL_CACHE_DIR", limits.pocl_cache.c_str(), 1);
+    setenv("POCL_MAX_PTHREAD_COUNT", std::to_string(limits.pocl_threads).c_str(), 1);
+    setenv("OMP_NUM_THREADS", std::to_string(limits.pocl_threads).c_str(), 1);
+    const int fd = ::open(log.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    if (fd >= 0) {
+      dup2(fd, STDOUT_FILENO);
+      dup2(fd, STDERR_FILENO);
+      ::close(fd);
+    }
+    if (chdir(workdir.c_str()) != 0) _exit(126);
+    execv(args[0], args.data());
+    _exit(127);
+  }
+  setpgid(pid, pid);  // also from here, so the group exists before any kill
+
+  const auto deadline = start + std::chrono::duration<double>(limits.seconds);
+  int status = 0;
+  for (auto pause = std::chrono::milliseconds(1);; pause = std::min(pause * 2, std::chrono::milliseconds(20))) {
+    const pid_t done = waitpid(pid, &status, WNOHANG);
+    if (done == pid) break;
+    if (std::chrono::steady_clock::now() >= deadline) {
+      kill(-pid, SIGKILL);  // the whole group: the child and anything it started
+      waitpid(pid, &status, 0);
+      outcome.end = ChildOutcome::End::TimedOut;
+      break;
+    }
+    std::this_thread::sleep_for(pause);
+  }
+  kill(-pid, SIGKILL);  // nothing of the group outlives its step
+  outcome.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  if (outcome.end != ChildOutcome::End::TimedOut) {
+    if (WIFEXITED(status)) {
+      outcome.end = ChildOutcome::End::Exited;
+      outcome.exit_code = WEXITSTATUS(status);
+    } else if (WIFSIGNALED(status)) {
+      outcome.end = ChildOutcome::End::Signaled;
+      outcome.signal = WTERMSIG(status);
+    }
+  }
+  try {
+    std::string text = read_file(log);
+    outcome.output = text.size() > 65536 ? text.substr(text.size() - 65536) : text;
+  } catch (...) {
+    outcome.output.clear();
+  }
+  return outcome;
+}
+
+}  // namespace grader

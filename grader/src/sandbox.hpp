@@ -1,0 +1,33 @@
+#pragma once
+// Runs one step of grading in a child process so that a student's kernel that hangs, crashes or
+// eats memory costs that step only: own process group (killed whole at the deadline), an
+// address-space limit, a private PoCL cache and a fixed PoCL thread count.
+#include <filesystem>
+#include <map>
+#include <string>
+#include <vector>
+
+namespace grader {
+
+struct SandboxLimits {
+  double seconds = 10;
+  std::size_t memory_mb = 1024;
+  int pocl_threads = 1;
+  std::filesystem::path pocl_cache;  // private to one submission x lab
+};
+
+struct ChildOutcome {
+  enum class End { Exited, TimedOut, Signaled, NotStarted } end = End::NotStarted;
+  int exit_code = -1;
+  int signal = 0;
+  double seconds = 0;
+  std::string output;  // stdout and stderr, at most the last 64 KiB
+  // "crashed with SIGSEGV", "ran past its 10 s time limit", "ran out of memory (limit 1024 MB)", ...
+  std::string reason(const SandboxLimits& limits) const;
+};
+
+// Runs argv[0] with its arguments in `workdir`; stdout and stderr go to files there.
+ChildOutcome run_in_sandbox(const std::vector<std::string>& argv, const SandboxLimits& limits,
+                            const std::filesystem::path& workdir);
+
+}  // namespace grader

@@ -1,0 +1,132 @@
+#include "spec.hpp"
+
+#include <algorithm>
+#include <set>
+
+#include "files.hpp"
+#include "kit/errors.hpp"
+#include "labs.hpp"
+
+namespace grader {
+namespace {
+
+struct Reader {
+  std::string where;  // "grader/specs/x.json: cases[2]"
+  const json& node;
+
+  [[noreturn]] void fail(const std::string& field, const std::string& problem) const {
+    throw kit::Error(where + (field.empty() ? "" : "." + field) + ": " + problem);
+  }
+  const json& need(const std::string& field) const {
+    if (!node.contains(field)) fail(field, "missing");
+    return node.at(field);
+  }
+  std::string text(const std::string& field) const {
+    const json& v = need(field);
+    if (!v.is_string() || v.get<std::string>().empty()) fail(field, "must be a non-empty string");
+    return v.get<std::string>();
+  }
+  double number(const std::string& field, double fallback, bool required = false) const {
+    if (!node.contains(field)) {
+      if (required) fail(field, "missing");
+      return fallback;
+    }
+    const json& v = node.at(field);
+    if (!v.is_number() || v.get<double>() <= 0) fail(field, "must be a positive number, not " + v.dump());
+    return v.get<double>();
+  }
+};
+
+}  // namespace
+
+double LabSpec::max_points(bool visible_only) const {
+  double total = 0;
+  for (const CaseSpec& c : cases)
+    if (c.visible || !visible_only) total += c.points;
+  return total;
+}
+
+LabSpec load_spec(const std::filesystem::path& file) {
+  const std::string bytes = read_file(file);
+  json doc;
+  try {
+    doc = json::parse(bytes);
+  } catch (const json::parse_error& e) {
+    throw kit::Error(file.string() + ": not valid JSON: " + e.what());
+  }
+  const Reader top{file.string(), doc};
+  if (!doc.is_object()) top.fail("", "must be a JSON object");
+  LabSpec spec;
+  spec.file = file;
+  spec.sha256 = sha256_hex(bytes);
+  spec.lab = top.text("lab");
+  spec.title = top.text("title");
+  spec.kernel_file = top.text("kernel_file");
+  spec.compare = top.text("compare");
+  spec.tolerance = top.need("tolerance");
+  spec.build_time_limit_s = top.number("build_time_limit_s", 60);
+  spec.memory_limit_mb = std::size_t(top.number("memory_limit_mb", 1024));
+  const double default_time = top.number("time_limit_s", 10);
+  if (spec.kernel_file.find('/') != std::string::npos) top.fail("kernel_file", "must be a file name without folders");
+
+  const LabDriver& driver = lab_driver(spec.lab);  // throws naming the known labs
+  try {
+    driver.validate_tolerance(spec.tolerance);
+  } catch (const kit::Error& e) {
+    top.fail("tolerance", e.what());
+  }
+  const json& cases = top.need("cases");
+  if (!cases.is_array() || cases.empty()) top.fail("cases", "must be a non-empty array");
+  std::set<std::string> names;
+  for (std::size_t i = 0; i < cases.size(); ++i) {
+    const Reader r{file.string() + ": cases[" + std::to_string(i) + "]", cases[i]};
+    if (!cases[i].is_object()) r.fail("", "must be a JSON object");
+    CaseSpec c;
+    c.name = r.text("name");
+    if (!names.insert(c.name).second) r.fail("name", "'" + c.name + "' is used by an earlier case");
+    c.points = r.number("points", 0, true);
+    const std::string visibility = r.text("visibility");
+    if (visibility != "visible" && visibility != "hidden")
+      r.fail("visibility", "must be \"visible\" or \"hidden\", not \"" + visibility + "\"");
+    c.visible = visibility == "visible";
+    c.time_limit_s = r.number("time_limit_s", default_time);
+    c.params = cases[i];
+    for (const char* key : {"name", "points", "visibility", "time_limit_s"}) c.params.erase(key);
+    try {
+      driver.validate_case(c.params);
+    } catch (const kit::Error& e) {
+      r.fail("", e.what());
+    }
+    spec.cases.push_back(c);
+  }
+  return spec;
+}
+
+std::vector<LabSpec> load_specs(const std::filesystem::path& dir, const std::vector<std::string>& only) {
+  std::vector<std::filesystem::path> files;
+  if (std::filesystem::is_directory(dir))
+    for (const auto& entry : std::filesystem::directory_iterator(dir))
+      if (entry.path().extension() == ".json") files.push_back(entry.path());
+  std::sort(files.begin(), files.end());
+  std::vector<LabSpec> specs;
+  std::set<std::string> matched;
+  for (const auto& file : files) {
+    const std::string lab = file.stem().string();
+    bool wanted = only.empty();
+    for (const std::string& name : only)
+      if (lab == name || lab.rfind(name + "-", 0) == 0) {
+        wanted = true;
+        matched.insert(name);
+      }
+    if (!wanted) continue;
+    LabSpec spec = load_spec(file);
+    if (spec.lab != lab) throw kit::Error(file.string() + ": lab: \"" + spec.lab + "\" differs from the file name");
+    specs.push_back(std::move(spec));
+  }
+  for (const std::string& name : only)
+    if (!matched.count(name)) throw kit::Error("no grading spec for lab '" + name + "' in " + dir.string());
+  if (specs.empty()) throw kit::Error("no grading specs in " + dir.string());
+  return specs;
+}
+
+}  // namespace grader

@@ -1,0 +1,40 @@
+#pragma once
+// A lab's grading spec, read from grader/specs/<lab>.json: which kernel file, which cases, their
+// points, visibility and limits, what is compared and with which tolerance policy.
+#include <filesystem>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+namespace grader {
+
+using json = nlohmann::json;
+
+struct CaseSpec {
+  std::string name;
+  json params;         // the lab's own case fields, e.g. {"elements": 65536, "local": 32, ...}
+  double points = 0;
+  bool visible = false;  // "visible": in the students' self-check; "hidden": grading only
+  double time_limit_s = 0;
+};
+
+struct LabSpec {
+  std::filesystem::path file;
+  std::string sha256;  // of the spec file's bytes: references record it to detect stale ones
+  std::string lab, title, kernel_file, compare;
+  json tolerance;
+  double build_time_limit_s = 60;
+  std::size_t memory_limit_mb = 1024;
+  std::vector<CaseSpec> cases;
+
+  double max_points(bool visible_only = false) const;
+};
+
+// Reads and validates a spec; throws kit::Error naming the file and the field at fault.
+LabSpec load_spec(const std::filesystem::path& file);
+
+// Every spec in `dir`, in lab order; `only` ("03", "03-array-mult-reduce", ...) picks labs by
+// number or full name and throws kit::Error for a name that matches none.
+std::vector<LabSpec> load_specs(const std::filesystem::path& dir, const std::vector<std::string>& only = {});
+
+}  // namespace grader

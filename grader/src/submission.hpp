@@ -1,0 +1,31 @@
+#pragma once
+// Looking at a submission before anything is built: finding a lab's kernel file in it and
+// screening that file (size, text, no #include, the expected kernels declared).
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "kit/program.hpp"
+
+namespace grader {
+
+inline constexpr std::size_t kMaxKernelBytes = 64 * 1024;
+
+struct FoundKernel {
+  std::filesystem::path path;      // absolute
+  std::string relative;            // inside the submission, as shown to people
+  std::vector<std::string> others; // further files of the same name that were not used
+};
+
+// The file called `name` anywhere under `root` (links are not followed): the shallowest one,
+// then the first in path order. nullopt when there is none.
+std::optional<FoundKernel> find_kernel(const std::filesystem::path& root, const std::string& name);
+
+// Problems that stop a kernel file from being built, each naming the line or byte at fault: over
+// kMaxKernelBytes, a NUL byte (binary file), invalid UTF-8, a preprocessor directive that reads
+// other files (#include, #include_next, #import, #embed), or an expected kernel not declared.
+std::vector<std::string> screen_kernel_source(const std::string& text, const std::string& shown_as,
+                                              const std::vector<kit::KernelSignature>& kernels);
+
+}  // namespace grader
