@@ -2,7 +2,7 @@
 # builds with CMake (binaries in build/bin/), then does its job.
 JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 
-.PHONY: all setup build demo test clean
+.PHONY: all setup build demo test gradescope-zip clean
 
 all: build
 
@@ -18,6 +18,9 @@ demo: build
 
 test: build
 	ctest --preset default
+
+gradescope-zip: setup
+	scripts/gradescope-zip.sh
 
 clean:
 	rm -rf build

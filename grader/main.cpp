@@ -82,7 +82,7 @@ int main(int argc, char** argv) {
     run_case->add_option("--case", rc_case);
     run_case->add_option("--result", rc_result)->required();
 
-    app.parse(argc, argv);
+    if (const int status = kit::parse_args(app, argc, argv); status >= 0) return status;
 
     if (*run_case) return grader::run_case_child(rc_lab, rc_kernel, rc_shown, rc_case, rc_result);
 

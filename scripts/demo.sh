@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# The kit's demo: the devices, lab 03's solution measured on a small table of sizes, and the
-# starter kernel failing its check the way a student first sees it.
+# The kit's demo: the devices, lab 03's solution measured on a small table of sizes, the starter
+# kernel failing its check the way a student first sees it, and the grader marking a class.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 lab=build/bin/03-array-mult-reduce
@@ -33,4 +33,11 @@ if $lab --check --elements 1Mi --local 32 --repeats 1; then
 else
   echo "(expected: the starter fails until its two TODOs are filled in)"
 fi
+echo
+
+echo "== Grading the example class (grader/examples/class: eight lab 03 submissions)"
+out=build/demo-grades
+rm -rf "$out"
+build/bin/grader grade --submissions grader/examples/class --out "$out" --jobs 2 || status=1
+echo "(per-student reports: $out/<student>/report.md; expected grades: grader/examples/class/EXPECTED.json)"
 exit $status

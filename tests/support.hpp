@@ -20,3 +20,25 @@ struct Command {
 Command run_program(const std::string& program, const std::string& args);
 
 }  // namespace test
+
+#include <map>
+
+namespace test {
+
+// A fresh folder under the system's temp folder, removed with everything in it at scope exit.
+struct TempDir {
+  TempDir();
+  ~TempDir();
+  TempDir(const TempDir&) = delete;
+  TempDir& operator=(const TempDir&) = delete;
+  std::filesystem::path path;
+  std::filesystem::path operator/(const std::string& name) const { return path / name; }
+};
+
+// Every file under `dir` with its bytes: equal maps mean an untouched tree.
+std::map<std::string, std::string> snapshot(const std::filesystem::path& dir);
+
+std::string read(const std::filesystem::path& file);
+void write(const std::filesystem::path& file, const std::string& content);
+
+}  // namespace test

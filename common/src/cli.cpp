@@ -12,6 +12,15 @@ void add_device_options(CLI::App& app, DeviceOptions& options) {
                  "Device: index or case-insensitive name substring (default: first CPU device)");
 }
 
+int parse_args(CLI::App& app, int argc, char** argv) {
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    return app.exit(e);
+  }
+  return -1;
+}
+
 bool handle_list(const DeviceOptions& options) {
   if (!options.list) return false;
   print_device_list(std::cout);

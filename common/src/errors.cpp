@@ -1,6 +1,5 @@
 #include "kit/errors.hpp"
 
-#include <CLI/CLI.hpp>
 #include <iostream>
 
 namespace kit {
@@ -66,10 +65,6 @@ std::string cl_status_name(cl_int status) {
 int guarded_main(const std::function<int()>& body) {
   try {
     return body();
-  } catch (const CLI::ParseError& e) {
-    // CLI11 reports --help and usage errors itself, with its own exit codes.
-    CLI::App dummy;
-    return dummy.exit(e);
   } catch (const Error& e) {
     std::cerr << "error: " << e.what() << "\n";
   } catch (const cl::Error& e) {

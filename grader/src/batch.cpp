@@ -1,5 +1,6 @@
 #include "batch.hpp"
 
+#include <algorithm>
 #include <atomic>
 #include <map>
 #include <ostream>
@@ -17,7 +18,9 @@ namespace grader {
 std::vector<Student> list_students(const std::filesystem::path& dir, std::vector<std::string>& skipped) {
   if (!std::filesystem::is_directory(dir)) throw kit::Error("submissions folder " + dir.string() + " does not exist");
   std::map<std::string, std::filesystem::path> by_name;
-  for (const auto& entry : std::filesystem::directory_iterator(dir)) {
+  std::vector<std::filesystem::directory_entry> entries(std::filesystem::directory_iterator(dir), {});
+  std::sort(entries.begin(), entries.end());
+  for (const auto& entry : entries) {
     const std::string file = entry.path().filename().string();
     if (file.empty() || file[0] == '.') continue;
     std::string name;
@@ -41,7 +44,10 @@ std::vector<Student> list_students(const std::filesystem::path& dir, std::vector
   return students;
 }
 
-std::size_t grade_class(const BatchOptions& o, std::ostream& progress) {
+std::size_t grade_class(const BatchOptions& options, std::ostream& progress) {
+  BatchOptions o = options;
+  o.out = std::filesystem::absolute(o.out);
+  o.submissions = std::filesystem::absolute(o.submissions);
   std::vector<std::string> skipped;
   const std::vector<Student> students = list_students(o.submissions, skipped);
   for (const std::string& s : skipped) progress << "skipped " << s << "\n";

@@ -52,7 +52,9 @@ json run_child(const GradeSettings& s, const std::vector<std::string>& args, con
 }  // namespace
 
 LabResult grade_lab(const LabSpec& spec, const LabReference& reference, const std::filesystem::path& submission,
-                    const std::string& student, const GradeSettings& s) {
+                    const std::string& student, const GradeSettings& settings) {
+  GradeSettings s = settings;
+  s.workdir = std::filesystem::absolute(s.workdir);  // children run inside their own folder
   const LabDriver& driver = lab_driver(spec.lab);
   LabResult r;
   r.student = student;

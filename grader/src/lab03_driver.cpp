@@ -86,7 +86,7 @@ class Lab03Driver : public LabDriver {
               "work-group " + std::to_string(m->group) + " of " + std::to_string(c.groups()) + ": expected " +
                   short_number(m->expected) + ", got " + (std::isnan(m->got) ? "nothing (never written)" : short_number(m->got)) +
                   " (" + tol + ")",
-              lab03::diagnose(c, lab03::make_inputs(c), *m)};
+              lab03::diagnose(c, lab03::make_inputs(c), out, *m)};
     }
     const double tol = lab03::total_tolerance(c, e);
     if (!lab03::within(out.total, e.total.value, tol))

@@ -2,6 +2,7 @@
 
 #include <fcntl.h>
 #include <signal.h>
+#include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -60,10 +61,16 @@ ChildOutcome run_in_sandbox(const std::vector<std::string>& argv, const SandboxL
   if (pid == 0) {
     // Child: new process group, limits, private environment, output to the log file.
     setpgid(0, 0);
+    // If the grader dies (killed batch, Ctrl-C), take this step with it: a student's endless loop
+    // must not outlive the grader that would have stopped it.
+    prctl(PR_SET_PDEATHSIG, SIGKILL);
+    if (getppid() == 1) _exit(125);
     const rlim_t bytes = rlim_t(limits.memory_mb) << 20;
-    const struct rlimit memory{bytes, bytes}, no_core{0, 0};
+    const rlim_t cpu = rlim_t(limits.seconds * limits.pocl_threads) + 10;  // a backstop to the wall clock
+    const struct rlimit memory{bytes, bytes}, no_core{0, 0}, cpu_time{cpu, cpu};
     setrlimit(RLIMIT_AS, &memory);
     setrlimit(RLIMIT_CORE, &no_core);
+    setrlimit(RLIMIT_CPU, &cpu_time);
     setenv("POCL_CACHE_DIR", limits.pocl_cache.c_str(), 1);
     setenv("POCL_MAX_PTHREAD_COUNT", std::to_string(limits.pocl_threads).c_str(), 1);
     setenv("OMP_NUM_THREADS", std::to_string(limits.pocl_threads).c_str(), 1);

@@ -62,7 +62,8 @@ std::optional<FoundKernel> find_kernel(const std::filesystem::path& root, const 
     if (it->is_regular_file() && !it->is_symlink() && it->path().filename() == name) matches.push_back(it->path());
   if (matches.empty()) return std::nullopt;
   const auto depth = [&](const std::filesystem::path& p) {
-    return std::distance(std::filesystem::relative(p, root).begin(), std::filesystem::relative(p, root).end());
+    const std::filesystem::path relative = std::filesystem::relative(p, root);
+    return std::distance(relative.begin(), relative.end());
   };
   std::sort(matches.begin(), matches.end(), [&](const auto& a, const auto& b) {
     return depth(a) != depth(b) ? depth(a) < depth(b) : a < b;
@@ -88,7 +89,7 @@ std::vector<std::string> screen_kernel_source(const std::string& text, const std
   for (std::size_t i = 0; i < text.size();) {
     const std::size_t n = utf8_length(text, i);
     if (n == 0) {
-      problems.push_back(shown_as + ":" + std::to_string(line_of(text, i)) + ": byte " + std::to_string(i) +
+      problems.push_back(shown_as + ":" + std::to_string(line_of(text, i)) + ": byte " + std::to_string(i + 1) +
                          " is not UTF-8 text; save the file as UTF-8");
       return problems;
     }

@@ -1,5 +1,6 @@
 #include "array_mult_reduce.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 
@@ -120,7 +121,7 @@ float tree(std::vector<float> p) {
 
 }  // namespace
 
-std::string diagnose(const Case& c, const Inputs& in, const Mismatch& m) {
+std::string diagnose(const Case& c, const Inputs& in, const Outputs& out, const Mismatch& m) {
   const std::size_t first = m.group * c.local, L = c.local;
   std::vector<float> products(L), shifted(L);
   for (std::size_t i = 0; i < L; ++i) {
@@ -129,14 +130,15 @@ std::string diagnose(const Case& c, const Inputs& in, const Mismatch& m) {
     shifted[i] = next < in.a.size() ? in.a[next] * in.b[first + i] : NAN;
   }
   const auto same = [&](double value) { return within(m.got, value, m.tolerance + 1e-30); };
+  const bool all_zero = std::all_of(out.partials.begin(), out.partials.end(), [](float p) { return p == 0; });
   if (std::isnan(m.got))
     return "dC[" + std::to_string(m.group) + "] was never written: work-item 0 of each work-group must store "
            "its sum in dC[get_group_id(0)] (not dC[get_global_id(0)])";
-  if (m.got == 0 && m.expected != 0)
-    return "the sum is 0: is each product stored in prods[tnum] before the tree starts?";
+  if (all_zero) return "every work-group's sum is 0: is each product stored in prods[tnum] before the tree starts?";
   if (L > 1 && same(products[0]))
-    return "only the work-group's first product arrived in dC: the tree's additions never ran (check the loop and "
-           "the (tnum & mask) == 0 test)";
+    return "only the work-group's own first product reached dC: work-item 0 added before the others had stored "
+           "their products or sums. Put barrier(CLK_LOCAL_MEM_FENCE) inside the loop, before the add, where every "
+           "work-item reaches it";
   if (L > 1 && same(tree_without_level_barriers(products)))
     return "the sum matches a tree whose levels do not wait for each other: put barrier(CLK_LOCAL_MEM_FENCE) "
            "inside the loop, before the add, where every work-item reaches it";
@@ -144,6 +146,9 @@ std::string diagnose(const Case& c, const Inputs& in, const Mismatch& m) {
     return "the sum matches products of neighbouring elements (dA[gid+1] * dB[gid]): index both arrays with "
            "get_global_id(0)";
   if (m.expected != 0 && same(2 * m.expected)) return "the sum is twice the right one: something is added twice";
+  if (L > 2)
+    return "no typical mistake matches this sum: check the mask (2*offset - 1, so that only every (2*offset)-th "
+           "work-item adds at a level) against the walk-through in the lab's README";
   return "";
 }
 

@@ -72,7 +72,7 @@ bool within(double got, double expected, double tolerance);  // false for NaN
 
 // One hint for a wrong work-group sum, naming the typical mistake whose result it matches (found
 // by recomputing what each mistake produces for that work-group); empty when none matches.
-std::string diagnose(const Case& c, const Inputs& in, const Mismatch& m);
+std::string diagnose(const Case& c, const Inputs& in, const Outputs& out, const Mismatch& m);
 
 // The lecture's figure of merit: N / seconds / 1e9.
 double giga_numbers_per_second(std::size_t elements, double seconds);

@@ -28,7 +28,7 @@ int main(int argc, char** argv) {
     app.add_option("--warmup", warmup, "Untimed runs before timing")->capture_default_str()->check(CLI::NonNegativeNumber);
     app.add_option("--repeats", repeats, "Timed runs (best and median reported)")->capture_default_str()->check(CLI::PositiveNumber);
     app.add_flag("--brief", brief, "Print one line: N L GNum/s(best) GNum/s(median) check");
-    app.parse(argc, argv);
+    if (const int status = kit::parse_args(app, argc, argv); status >= 0) return status;
     if (kit::handle_list(device)) return 0;
     if (!kernel_path.empty() && solution) throw kit::Error("give either --kernel or --solution, not both");
 

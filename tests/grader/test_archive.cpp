@@ -3,6 +3,7 @@
 #include <archive.h>
 #include <archive_entry.h>
 #include <doctest/doctest.h>
+#include <sys/stat.h>
 
 #include <cstdint>
 #include <fstream>
@@ -247,11 +248,18 @@ TEST_CASE("a good tar extracts to the exact bytes") { check_good_archive(Format:
 
 TEST_CASE("extracted files are 0644 and folders 0755 whatever the archive says") {
   TempDir tmp;
+  // With no umask, a file or folder created without setting its mode would be 0666 or 0777.
+  struct NoUmask {
+    mode_t saved = umask(0);
+    ~NoUmask() { umask(saved); }
+  } no_umask;
   for (const auto& [format, name] : {Named{Format::Zip, "m.zip"}, Named{Format::TarGz, "m.tar.gz"}}) {
     CAPTURE(name);
     const fs::path archive = tmp.path / name;
-    write_archive(archive, format, {{"secret/", Kind::Dir, "", 0700}, {"secret/run.sh", Kind::File, "#!/bin/sh\n", 04777},
-                                    {"locked.txt", Kind::File, "x", 0000}});
+    write_archive(archive, format,
+                  {{"secret/", Kind::Dir, "", 0700},
+                   {"secret/run.sh", Kind::File, "#!/bin/sh\n", 04777},
+                   {"locked.txt", Kind::File, "x", 0000}});
     const fs::path target = tmp.path / ("out-" + name);
     grader::extract_archive(archive, target);
     const auto mode = [](const fs::path& p) { return static_cast<int>(fs::status(p).permissions() & fs::perms::mask); };
@@ -277,11 +285,12 @@ TEST_CASE("paths that leave the extraction folder are refused") {
 }
 
 TEST_CASE("links are refused") {
-  check_refused(Format::Zip, "bob.zip", {"link.cl", Kind::Symlink, "/etc/passwd"}, "is a symbolic link; links are refused");
-  check_refused(Format::TarGz, "bob.tar.gz", {"link.cl", Kind::Symlink, "src/ok.cl"}, "is a symbolic link; links are refused");
-  check_refused(Format::Tar, "bob.tar", {"dirlink", Kind::Symlink, "/tmp"}, "is a symbolic link; links are refused");
-  check_refused(Format::TarGz, "bob.tar.gz", {"hard.cl", Kind::Hardlink, "src/ok.cl"}, "is a hard link; links are refused");
-  check_refused(Format::Tar, "bob.tar", {"hard.cl", Kind::Hardlink, "/etc/passwd"}, "is a hard link; links are refused");
+  const std::string symlink = "is a symbolic link; links are refused", hardlink = "is a hard link; links are refused";
+  check_refused(Format::Zip, "bob.zip", {"link.cl", Kind::Symlink, "/etc/passwd"}, symlink);
+  check_refused(Format::TarGz, "bob.tar.gz", {"link.cl", Kind::Symlink, "src/ok.cl"}, symlink);
+  check_refused(Format::Tar, "bob.tar", {"dirlink", Kind::Symlink, "/tmp"}, symlink);
+  check_refused(Format::TarGz, "bob.tar.gz", {"hard.cl", Kind::Hardlink, "src/ok.cl"}, hardlink);
+  check_refused(Format::Tar, "bob.tar", {"hard.cl", Kind::Hardlink, "/etc/passwd"}, hardlink);
 }
 
 TEST_CASE("devices and FIFOs are refused") {
@@ -357,7 +366,8 @@ TEST_CASE("the total size cap spans all files") {
   TempDir tmp;
   const fs::path archive = tmp.path / "hana.tar.gz";
   write_archive(archive, Format::TarGz,
-                {file("a.bin", std::string(400, 'a')), file("b.bin", std::string(400, 'b')), file("c.bin", std::string(400, 'c'))});
+                {file("a.bin", std::string(400, 'a')), file("b.bin", std::string(400, 'b')),
+                 file("c.bin", std::string(400, 'c'))});
   const fs::path target = tmp.path / "hana";
   const std::string message = refusal(archive, target, limits);
   CHECK(message == "hana.tar.gz: more than 1000 bytes in all (at entry 'c.bin'); refused");
@@ -390,7 +400,8 @@ TEST_CASE("a zip bomb is stopped by the caps, not by its header") {
     write_archive(archive, Format::Zip, {file("liar.bin", std::string(real, 'x'))});
     // The uncompressed size lives in the local header (+22), the data descriptor (+12) and the
     // central directory (+24); libarchive writes it in at least the last two for deflated data.
-    const int patched = patch_zip(archive, kLocalHeader, 22, real, 100) + patch_zip(archive, kDataDescriptor, 12, real, 100) +
+    const int patched = patch_zip(archive, kLocalHeader, 22, real, 100) +
+                        patch_zip(archive, kDataDescriptor, 12, real, 100) +
                         patch_zip(archive, kCentralHeader, 24, real, 100);
     REQUIRE(patched >= 2);
     const fs::path target = tmp.path / "jon";
@@ -441,8 +452,21 @@ TEST_CASE("corrupt and unreadable archives are refused with libarchive's reason"
   CHECK(contains(message, "mia.tar.gz: corrupt data in entry '2.bin': "));
   CHECK_FALSE(fs::exists(target));
 
+  // A damaged second tar header: libarchive answers ARCHIVE_RETRY, which is no reason to go on.
+  const fs::path damaged = tmp.path / "pia.tar";
+  write_archive(damaged, Format::Tar, {file("1.txt", "one"), file("2.txt", "two")});
+  std::string tar_bytes = read_bytes(damaged);
+  const std::size_t second = tar_bytes.find("2.txt");
+  REQUIRE(second != std::string::npos);
+  tar_bytes.replace(second + 100, 8, "garbage!");  // the mode field: breaks the header checksum
+  write_bytes(damaged, tar_bytes);
+  message = refusal(damaged, target);
+  CHECK(contains(message, "pia.tar: corrupt or unreadable archive: "));
+  CHECK_FALSE(fs::exists(target));
+
   const fs::path broken_zip = tmp.path / "ned.zip";
-  write_archive(broken_zip, Format::Zip, {file("1.bin", random_bytes(20000, 7)), file("2.bin", random_bytes(20000, 8))});
+  write_archive(broken_zip, Format::Zip,
+                {file("1.bin", random_bytes(20000, 7)), file("2.bin", random_bytes(20000, 8))});
   std::string zip_bytes = read_bytes(broken_zip);
   for (std::size_t i = 25000; i < 26000; ++i) zip_bytes[i] = static_cast<char>(~zip_bytes[i]);  // inside 2.bin's data
   write_bytes(broken_zip, zip_bytes);

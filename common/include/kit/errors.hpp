@@ -17,7 +17,7 @@ struct Error : std::runtime_error {
 // "CL_INVALID_WORK_GROUP_SIZE (-54)" for a status code.
 std::string cl_status_name(cl_int status);
 
-// Runs a program body, printing "error: ..." for kit::Error, a named status for cl::Error and the
+// Runs a program body (after kit::parse_args), printing "error: ..." for kit::Error, a named status for cl::Error and the
 // text of any other exception; returns the body's exit status or 1.
 int guarded_main(const std::function<int()>& body);
 

@@ -1,0 +1,140 @@
+// Grading a class: resume after a kill, archives (good and hostile), duplicate students, and final
+// files that are never seen half-written.
+#include <doctest/doctest.h>
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <nlohmann/json.hpp>
+#include <set>
+#include <thread>
+
+#include "files.hpp"
+#include "kit/paths.hpp"
+#include "support.hpp"
+
+using json = nlohmann::json;
+
+namespace {
+const std::filesystem::path kClass = kit::root() / "grader" / "examples" / "class";
+
+void copy_student(const std::string& name, const std::filesystem::path& to) {
+  std::filesystem::copy(kClass / name, to / name, std::filesystem::copy_options::recursive);
+}
+
+std::vector<json> journal_records(const std::filesystem::path& file, std::size_t* damaged) {
+  std::vector<json> records;
+  *damaged = 0;
+  std::istringstream lines(test::read(file));
+  for (std::string line; std::getline(lines, line);) {
+    try {
+      records.push_back(json::parse(line));
+    } catch (const json::parse_error&) {
+      ++*damaged;
+    }
+  }
+  return records;
+}
+}  // namespace
+
+TEST_CASE("a batch killed part-way resumes from its journal and redoes nothing") {
+  test::TempDir subs, out;
+  for (const char* s : {"ada", "ben-missing-barrier", "chloe-wrong-mask", "hana-oob-read"}) copy_student(s, subs.path);
+  const std::string grader = std::string(KIT_BIN_DIR) + "/grader";
+
+  const pid_t pid = fork();
+  if (pid == 0) {
+    freopen("/dev/null", "w", stdout);
+    execl(grader.c_str(), grader.c_str(), "grade", "--submissions", subs.path.c_str(), "--out", out.path.c_str(), nullptr);
+    _exit(127);
+  }
+  std::size_t damaged = 0;
+  for (int i = 0; i < 600 && journal_records(out / "journal.jsonl", &damaged).empty(); ++i)
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  kill(pid, SIGKILL);
+  waitpid(pid, nullptr, 0);
+  const std::size_t before = journal_records(out / "journal.jsonl", &damaged).size();
+  REQUIRE(before >= 1);
+  REQUIRE(before < 4);  // killed part-way
+  CHECK_FALSE(std::filesystem::exists(out / "gradebook.csv"));  // final files come only at the end
+
+  const auto resumed = test::run_program("grader", "grade --submissions " + subs.path.string() + " --out " + out.path.string());
+  REQUIRE_MESSAGE(resumed.exit_code == 0, resumed.output);
+  CHECK(resumed.output.find(std::to_string(before) + " result(s) already in the journal, " + std::to_string(4 - before) +
+                            " to grade") != std::string::npos);
+  const auto records = journal_records(out / "journal.jsonl", &damaged);
+  std::set<std::string> students;
+  for (const json& r : records) students.insert(r["student"].get<std::string>());
+  CHECK(records.size() == 4);  // each student graded exactly once over both runs
+  CHECK(students.size() == 4);
+  CHECK(test::read(out / "gradebook.csv") ==
+        "student,03-array-mult-reduce,total\nada,10,10\nben-missing-barrier,2,2\nchloe-wrong-mask,3,3\nhana-oob-read,0,0\n");
+
+  const std::string journal = test::read(out / "journal.jsonl");
+  const auto again = test::run_program("grader", "grade --submissions " + subs.path.string() + " --out " + out.path.string());
+  CHECK(again.output.find("4 result(s) already in the journal, 0 to grade") != std::string::npos);
+  CHECK(test::read(out / "journal.jsonl") == journal);
+  for (const auto& e : std::filesystem::recursive_directory_iterator(out.path))
+    CHECK_MESSAGE(e.path().string().find(".tmp") == std::string::npos, e.path().string());
+}
+
+TEST_CASE("archives are graded like folders; a hostile one is refused without harm") {
+  test::TempDir subs, out, staging;
+  test::write(staging / "ada" / "ArrayMultReduce.cl", test::read(kClass / "ada" / "ArrayMultReduce.cl"));
+  const std::string make = "cd " + staging.path.string() + " && python3 -c \"" +
+                           "import zipfile, tarfile\n"
+                           "zipfile.ZipFile('" + (subs / "zed.zip").string() + "', 'w').write('ada/ArrayMultReduce.cl')\n"
+                           "t = tarfile.open('" + (subs / "eve.tar.gz").string() + "', 'w:gz')\n"
+                           "t.add('ada/ArrayMultReduce.cl', arcname='ArrayMultReduce.cl')\n"
+                           "t.add('ada/ArrayMultReduce.cl', arcname='../escape.cl')\n"
+                           "t.close()\"";
+  REQUIRE(std::system(make.c_str()) == 0);
+  test::write(subs / "notes.txt", "not a submission");
+  const auto run = test::run_program("grader", "grade --submissions " + subs.path.string() + " --out " + out.path.string());
+  REQUIRE_MESSAGE(run.exit_code == 0, run.output);
+  CHECK(run.output.find("skipped notes.txt") != std::string::npos);
+  CHECK(test::read(out / "gradebook.csv") == "student,03-array-mult-reduce,total\neve,0,0\nzed,10,10\n");
+  const json eve = json::parse(test::read(out / "eve" / "report.json"));
+  CHECK(eve["labs"][0]["status"] == "rejected");
+  CHECK(eve["labs"][0]["message"].get<std::string>().find("'../escape.cl' leaves the extraction folder") != std::string::npos);
+  CHECK_FALSE(std::filesystem::exists(out / ".work"));
+  for (const auto& e : std::filesystem::recursive_directory_iterator(std::filesystem::temp_directory_path() / out.path.filename()))
+    CHECK(e.path().filename() != "escape.cl");
+}
+
+TEST_CASE("two submissions for one student are an error naming both") {
+  test::TempDir subs, out;
+  copy_student("ada", subs.path);
+  test::write(subs / "ada.zip", "whatever");
+  const auto run = test::run_program("grader", "grade --submissions " + subs.path.string() + " --out " + out.path.string());
+  CHECK(run.exit_code == 1);
+  CHECK(run.output.find("two submissions for student 'ada': ada and ada.zip") != std::string::npos);
+}
+
+TEST_CASE("a file written atomically is never seen half-written") {
+  test::TempDir dir;
+  const std::filesystem::path file = dir / "gradebook.csv";
+  const std::string a(1 << 20, 'a'), b(1 << 20, 'b');
+  grader::write_file_atomically(file, a);
+  const pid_t pid = fork();
+  if (pid == 0) {
+    for (int i = 0; i < 200; ++i) grader::write_file_atomically(file, i % 2 ? a : b);
+    _exit(0);
+  }
+  int torn = 0, reads = 0;
+  for (int status = 0; waitpid(pid, &status, WNOHANG) == 0; ++reads) {
+    const std::string got = test::read(file);
+    if (got != a && got != b) ++torn;
+  }
+  CHECK(reads > 0);
+  CHECK(torn == 0);
+}
+
+TEST_CASE("relative submission and output folders work (the children run in their own folders)") {
+  test::TempDir dir;
+  copy_student("ada", dir / "subs");
+  const std::string cmd = "cd " + dir.path.string() + " && " + KIT_BIN_DIR + "/grader grade --submissions subs --out out 2>&1";
+  CHECK(std::system((cmd + " > log.txt").c_str()) == 0);
+  CHECK(test::read(dir / "out" / "gradebook.csv") == "student,03-array-mult-reduce,total\nada,10,10\n");
+}

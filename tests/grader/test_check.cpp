@@ -1,0 +1,41 @@
+// The students' self-check: visible cases, exit status, build errors and hints.
+#include <doctest/doctest.h>
+
+#include "kit/paths.hpp"
+#include "support.hpp"
+
+TEST_CASE("check fails the starter kernels with hints and passes the solutions") {
+  const auto starter = test::run_program("grader", "check");
+  CHECK(starter.exit_code == 1);
+  CHECK(starter.output.find("FAIL smallest: one element, L = 1") != std::string::npos);
+  CHECK(starter.output.find("expected -21, got 0 (exact)") != std::string::npos);
+  CHECK(starter.output.find("hint: every work-group's sum is 0") != std::string::npos);
+  CHECK(starter.output.find("(hidden)") == std::string::npos);  // hidden cases are not run or shown
+  CHECK(starter.output.find("0 / 4 points") != std::string::npos);
+  const auto solved = test::run_program("grader", "check 03 --dir " + (kit::root() / "solutions").string());
+  CHECK(solved.exit_code == 0);
+  CHECK(solved.output.find("All visible cases pass: 4 / 4 points") != std::string::npos);
+}
+
+TEST_CASE("check shows a build error as file:line:col") {
+  test::TempDir labs;
+  test::write(labs / "03-array-mult-reduce" / "ArrayMultReduce.cl",
+              test::read(kit::root() / "grader/examples/class/farid-compile-error/ArrayMultReduce.cl"));
+  const auto run = test::run_program("grader", "check 03 --dir " + labs.path.string());
+  CHECK(run.exit_code == 1);
+  CHECK(run.output.find("build-error:") != std::string::npos);
+  CHECK(run.output.find("ArrayMultReduce.cl:15:34: error: expected ';'") != std::string::npos);
+}
+
+TEST_CASE("check names a wrong signature and a missing file") {
+  test::TempDir labs;
+  test::write(labs / "03-array-mult-reduce" / "ArrayMultReduce.cl",
+              "kernel void ArrayMultReduce(global const float *dA, global const float *dB, global float *dC) { }\n");
+  const auto wrong = test::run_program("grader", "check 03 --dir " + labs.path.string());
+  CHECK(wrong.exit_code == 1);
+  CHECK(wrong.output.find("takes 3 parameters, not 4") != std::string::npos);
+  std::filesystem::remove(labs / "03-array-mult-reduce" / "ArrayMultReduce.cl");
+  const auto missing = test::run_program("grader", "check 03 --dir " + labs.path.string());
+  CHECK(missing.exit_code == 1);
+  CHECK(missing.output.find("no file named ArrayMultReduce.cl") != std::string::npos);
+}

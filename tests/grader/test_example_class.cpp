@@ -1,0 +1,46 @@
+// The example class of grader/examples/class/ gets exactly the grades written in its EXPECTED.json,
+// and grading leaves every submission untouched.
+#include <doctest/doctest.h>
+
+#include <nlohmann/json.hpp>
+
+#include "kit/paths.hpp"
+#include "support.hpp"
+
+using json = nlohmann::json;
+
+TEST_CASE("the example class gets the grades written in EXPECTED.json") {
+  const std::filesystem::path cls = kit::root() / "grader" / "examples" / "class";
+  const json expected = json::parse(test::read(cls / "EXPECTED.json"));
+  const auto before = test::snapshot(cls);
+  test::TempDir out;
+  const auto run = test::run_program("grader", "grade --submissions " + cls.string() + " --out " + out.path.string() +
+                                                   " --jobs 2");
+  REQUIRE_MESSAGE(run.exit_code == 0, run.output);
+  CHECK(test::snapshot(cls) == before);  // the grader never writes into a submission
+
+  const std::string lab = expected["lab"];
+  const std::string gradebook = test::read(out / "gradebook.csv");
+  CHECK(gradebook.rfind("student," + lab + ",total\n", 0) == 0);
+  for (const auto& [student, want] : expected["students"].items()) {
+    CAPTURE(student);
+    const json report = json::parse(test::read(out / student / "report.json"));
+    CHECK(std::filesystem::exists(out / student / "report.md"));
+    const json& got = report["labs"][0];
+    CHECK(got["status"] == want["status"]);
+    CHECK(got["points"].get<double>() == want["points"].get<double>());
+    CHECK(gradebook.find("\n" + student + "," + want["points"].dump() + ",") != std::string::npos);
+    if (want.contains("kernel")) CHECK(got["kernel"] == want["kernel"]);
+    if (want.contains("message")) CHECK(got["message"].get<std::string>().find(want["message"].get<std::string>()) != std::string::npos);
+    for (const json& c : got["cases"]) {
+      const std::string name = c["name"];
+      CAPTURE(name);
+      const std::string status = want["cases"].contains(name) ? want["cases"][name] : want["cases"]["*"];
+      if (status == "crashed-or-wrong") CHECK((c["status"] == "crashed" || c["status"] == "wrong"));
+      else CHECK(c["status"] == status);
+      if (c["status"] != "passed") CHECK(c["points"] == 0);
+      if (want.contains("hint") && want["hint"].contains(name))
+        CHECK(c["hint"].get<std::string>().find(want["hint"][name].get<std::string>()) != std::string::npos);
+    }
+  }
+}

@@ -1,0 +1,63 @@
+// The Gradescope entry point writes results.json in Gradescope's format.
+#include <doctest/doctest.h>
+
+#include <nlohmann/json.hpp>
+
+#include "kit/paths.hpp"
+#include "support.hpp"
+
+using json = nlohmann::json;
+
+TEST_CASE("gradescope results.json: fields, scores adding up, hidden cases after publishing") {
+  test::TempDir out;
+  const auto run = test::run_program(
+      "grader", "gradescope --submission " + (kit::root() / "grader/examples/class/chloe-wrong-mask").string() +
+                    " --results " + (out / "results" / "results.json").string());
+  REQUIRE_MESSAGE(run.exit_code == 0, run.output);
+  const json r = json::parse(test::read(out / "results" / "results.json"));
+  REQUIRE(r.contains("score"));
+  REQUIRE(r["tests"].is_array());
+  double score = 0, max = 0;
+  int hidden = 0;
+  for (const json& t : r["tests"]) {
+    for (const char* field : {"name", "score", "max_score", "status", "output", "visibility"}) CHECK(t.contains(field));
+    CHECK((t["status"] == "passed" || t["status"] == "failed"));
+    CHECK((t["visibility"] == "visible" || t["visibility"] == "after_published"));
+    CHECK(t["name"].get<std::string>().rfind("03-array-mult-reduce: ", 0) == 0);
+    CHECK((t["status"] == "passed") == (t["score"] == t["max_score"]));
+    score += t["score"].get<double>();
+    max += t["max_score"].get<double>();
+    hidden += t["visibility"] == "after_published";
+  }
+  CHECK(r["tests"].size() == 10);
+  CHECK(max == 10);          // the spec's total
+  CHECK(score == 3);         // chloe's grade (EXPECTED.json)
+  CHECK(r["score"].get<double>() == score);
+  CHECK(hidden == 6);
+}
+
+TEST_CASE("the Gradescope autograder files are shipped") {
+  for (const char* f : {"setup.sh", "run_autograder"}) {
+    const auto path = kit::root() / "grader" / "gradescope" / f;
+    REQUIRE(std::filesystem::exists(path));
+    CHECK((std::filesystem::status(path).permissions() & std::filesystem::perms::owner_exec) != std::filesystem::perms::none);
+  }
+  CHECK(test::read(kit::root() / "grader/gradescope/run_autograder").find("grader gradescope") != std::string::npos);
+}
+
+TEST_CASE("make gradescope-zip packs the kit without solutions, with the entry files at the top") {
+  const std::string root = kit::root().string();
+  const auto run = test::run_program("../../scripts/gradescope-zip.sh", "");
+  REQUIRE_MESSAGE(run.exit_code == 0, run.output);
+  const std::string zip = root + "/build/gradescope-autograder.zip";
+  test::TempDir dir;
+  const std::string list = "python3 -c \"import zipfile; print('\\n'.join(zipfile.ZipFile('" + zip + "').namelist()))\" > " +
+                           (dir / "names.txt").string();
+  REQUIRE(std::system(list.c_str()) == 0);
+  const std::string names = "\n" + test::read(dir / "names.txt");
+  for (const char* must : {"\nsetup.sh\n", "\nrun_autograder\n", "\nCMakeLists.txt\n", "\ngrader/reference/MANIFEST.json\n",
+                           "\ngrader/specs/03-array-mult-reduce.json\n", "\nlabs/03-array-mult-reduce/main.cpp\n"})
+    CHECK_MESSAGE(names.find(must) != std::string::npos, must);
+  CHECK(names.find("\nsolutions/") == std::string::npos);
+  CHECK(names.find("\ntests/") == std::string::npos);
+}

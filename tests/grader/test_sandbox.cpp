@@ -1,0 +1,58 @@
+// The sandbox: time limits kill the whole process group, crashes and memory exhaustion are told
+// apart, and an ordinary exit passes its status through.
+#include <doctest/doctest.h>
+#include <signal.h>
+
+#include <chrono>
+#include <thread>
+
+#include "sandbox.hpp"
+#include "support.hpp"
+
+namespace {
+grader::ChildOutcome sh(const std::string& script, grader::SandboxLimits limits, const test::TempDir& dir) {
+  limits.pocl_cache = dir / "cache";
+  return grader::run_in_sandbox({"/bin/sh", "-c", script}, limits, dir / "work");
+}
+}  // namespace
+
+TEST_CASE("a step past its time limit is stopped, with everything it started") {
+  test::TempDir dir;
+  const auto out = sh("sleep 30 & echo $! > bg.pid; sleep 30", {0.5, 1024, 1, {}}, dir);
+  CHECK(out.end == grader::ChildOutcome::End::TimedOut);
+  CHECK(out.seconds < 5);
+  CHECK(out.reason({0.5, 1024, 1, {}}).find("time limit") != std::string::npos);
+  const int background = std::stoi(test::read(dir / "work" / "bg.pid"));
+  std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  // The background sleep is gone too: no such process, or a zombie waiting for init to reap it.
+  const std::string stat = test::read("/proc/" + std::to_string(background) + "/stat");
+  CHECK((stat.empty() || stat.find(") Z ") != std::string::npos));
+}
+
+TEST_CASE("a crash is reported with its signal") {
+  test::TempDir dir;
+  const grader::SandboxLimits limits{5, 1024, 1, {}};
+  const auto out = sh("kill -SEGV $$", limits, dir);
+  CHECK(out.end == grader::ChildOutcome::End::Signaled);
+  CHECK(out.reason(limits).find("SIGSEGV") != std::string::npos);
+}
+
+TEST_CASE("running out of memory is reported as such") {
+  test::TempDir dir;
+  const grader::SandboxLimits limits{20, 300, 1, {}};
+  // The lab program with 64Mi elements needs about 1 GiB: above the 300 MB limit.
+  const auto out = grader::run_in_sandbox(
+      {std::string(KIT_BIN_DIR) + "/03-array-mult-reduce", "--solution", "--elements", "64Mi", "--repeats", "1"},
+      {20, 300, 1, dir / "cache"}, dir / "work");
+  CHECK(out.end != grader::ChildOutcome::End::TimedOut);
+  CHECK(out.reason(limits).find("ran out of memory (limit 300 MB)") != std::string::npos);
+}
+
+TEST_CASE("an ordinary exit passes its status, output and environment through") {
+  test::TempDir dir;
+  const auto out = sh("echo \"threads=$POCL_MAX_PTHREAD_COUNT cache=$POCL_CACHE_DIR\"; exit 3", {5, 1024, 2, {}}, dir);
+  CHECK(out.end == grader::ChildOutcome::End::Exited);
+  CHECK(out.exit_code == 3);
+  CHECK(out.output.find("threads=2") != std::string::npos);
+  CHECK(out.output.find("cache=" + (dir / "cache").string()) != std::string::npos);
+}

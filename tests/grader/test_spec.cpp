@@ -1,0 +1,78 @@
+// Grading specs: the shipped one loads; every kind of mistake in a spec is named with its field.
+#include <doctest/doctest.h>
+
+#include "kit/errors.hpp"
+#include "kit/paths.hpp"
+#include "spec.hpp"
+#include "support.hpp"
+
+namespace {
+const char* kGood = R"({"lab": "03-array-mult-reduce", "title": "t", "kernel_file": "ArrayMultReduce.cl",
+  "compare": "c", "tolerance": {"int": "exact", "real": "tree-dot-bound"},
+  "cases": [{"name": "a", "elements": 64, "local": 8, "data": "int", "seed": 1, "points": 2, "visibility": "visible"}]})";
+
+std::string error_of(const std::string& text) {
+  test::TempDir dir;
+  test::write(dir / "03-array-mult-reduce.json", text);
+  try {
+    grader::load_spec(dir / "03-array-mult-reduce.json");
+  } catch (const kit::Error& e) {
+    return e.what();
+  }
+  return "";
+}
+
+std::string with(const std::string& from, const std::string& to) {
+  std::string s = kGood;
+  const auto at = s.find(from);
+  REQUIRE(at != std::string::npos);
+  return s.replace(at, from.size(), to);
+}
+}  // namespace
+
+TEST_CASE("the shipped lab 03 spec has the awkward cases the issue asks for") {
+  const auto specs = grader::load_specs(kit::root() / "grader" / "specs", {"03"});
+  REQUIRE(specs.size() == 1);
+  const grader::LabSpec& s = specs[0];
+  CHECK(s.kernel_file == "ArrayMultReduce.cl");
+  bool l1 = false, one_group = false, device_max = false, large = false, ints = false, reals = false, hidden = false, visible = false;
+  for (const auto& c : s.cases) {
+    const auto n = c.params["elements"].get<std::size_t>(), l = c.params["local"].get<std::size_t>();
+    l1 |= l == 1;
+    one_group |= n == l && l > 1;
+    device_max |= l == 4096;
+    large |= n >= (std::size_t(4) << 20);
+    ints |= c.params["data"] == "int";
+    reals |= c.params["data"] == "real";
+    hidden |= !c.visible;
+    visible |= c.visible;
+  }
+  CHECK((l1 && one_group && device_max && large && ints && reals && hidden && visible));
+  CHECK(s.max_points() == 10);
+  CHECK(s.max_points(true) == 4);
+}
+
+TEST_CASE("a spec's mistakes are named by file and field") {
+  CHECK(error_of(kGood).empty());
+  CHECK(error_of("{ not json").find("not valid JSON") != std::string::npos);
+  CHECK(error_of(with(R"("title": "t", )", "")).find(".title: missing") != std::string::npos);
+  CHECK(error_of(with(R"("visibility": "visible")", R"("visibility": "public")"))
+            .find("cases[0].visibility: must be \"visible\" or \"hidden\"") != std::string::npos);
+  CHECK(error_of(with(R"("points": 2)", R"("points": -1)")).find("cases[0].points: must be a positive number") !=
+        std::string::npos);
+  CHECK(error_of(with(R"("local": 8)", R"("local": 6)")).find("cases[0]: local size 6 is not a power of two") !=
+        std::string::npos);
+  CHECK(error_of(with(R"("seed": 1)", R"("seed": 1, "colour": 3)")).find("colour: not a field") != std::string::npos);
+  CHECK(error_of(with(R"("lab": "03-array-mult-reduce")", R"("lab": "99-nothing")")).find("knows no lab '99-nothing'") !=
+        std::string::npos);
+  CHECK(error_of(with(R"("real": "tree-dot-bound")", R"("real": "1e-3")")).find("tolerance:") != std::string::npos);
+  const std::string duplicate = with(R"(, "visibility": "visible"}])",
+                                     R"(, "visibility": "visible"}, {"name": "a", "elements": 8, "local": 8, "data": "int", "seed": 1, "points": 1, "visibility": "hidden"}])");
+  CHECK(error_of(duplicate).find("cases[1].name: 'a' is used by an earlier case") != std::string::npos);
+  CHECK(error_of(kGood).empty());
+}
+
+TEST_CASE("asking for a lab without a spec names it") {
+  CHECK_THROWS_WITH_AS(grader::load_specs(kit::root() / "grader" / "specs", {"42"}),
+                       doctest::Contains("no grading spec for lab '42'"), kit::Error);
+}

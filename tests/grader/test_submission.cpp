@@ -1,0 +1,60 @@
+// Screening a kernel file before it is built, and finding it in a submission.
+#include <doctest/doctest.h>
+
+#include "array_mult_reduce.hpp"
+#include "submission.hpp"
+#include "support.hpp"
+
+namespace {
+const std::string kKernel =
+    "kernel void ArrayMultReduce(global const float *dA, global const float *dB, local float *prods, global float *dC)\n"
+    "{ dC[0] = 0; }\n";
+std::vector<std::string> screen(const std::string& text) {
+  return grader::screen_kernel_source(text, "sub/ArrayMultReduce.cl", {lab03::kSignature});
+}
+}  // namespace
+
+TEST_CASE("a plain kernel passes the screen") { CHECK(screen(kKernel).empty()); }
+
+TEST_CASE("#include and other file-reading directives are refused with their line") {
+  const auto p = screen("// header\n  #  include \"secret.h\"\n" + kKernel);
+  REQUIRE(p.size() == 1);
+  CHECK(p[0].find("sub/ArrayMultReduce.cl:2: #include is not allowed") != std::string::npos);
+  CHECK(screen("#include_next <x>\n" + kKernel).size() == 1);
+  CHECK(screen("#embed \"data.bin\"\n" + kKernel).size() == 1);
+  // Mentioned in a comment or a string is not a directive.
+  CHECK(screen("// do not #include anything\n/* #include \"x\" */\n" + kKernel).empty());
+}
+
+TEST_CASE("binary, non-UTF-8 and oversized files are refused") {
+  const auto nul = screen(kKernel + std::string("\0junk", 5));
+  REQUIRE(nul.size() == 1);
+  CHECK(nul[0].find("NUL byte at line 3") != std::string::npos);
+  const auto latin1 = screen("// caf\xe9\n" + kKernel);
+  REQUIRE(latin1.size() == 1);
+  CHECK(latin1[0].find("sub/ArrayMultReduce.cl:1: byte 7 is not UTF-8") != std::string::npos);
+  CHECK(screen("// caf\xc3\xa9 \xe2\x9c\x93\n" + kKernel).empty());  // real UTF-8 is fine
+  const auto big = screen(kKernel + std::string(grader::kMaxKernelBytes, ' '));
+  REQUIRE(big.size() == 1);
+  CHECK(big[0].find("above the limit") != std::string::npos);
+}
+
+TEST_CASE("a missing kernel is named with the expected signature") {
+  const auto p = screen("kernel void Other(global float *x) { }\n// ArrayMultReduce(\n");
+  REQUIRE(p.size() == 1);
+  CHECK(p[0].find("no kernel named ArrayMultReduce") != std::string::npos);
+  CHECK(p[0].find(lab03::kSignature.text()) != std::string::npos);
+  CHECK(screen("__kernel void ArrayMultReduce (global const float *a) {}").empty());  // signature: checked at build
+}
+
+TEST_CASE("the kernel is found anywhere, the shallowest first, the others noted") {
+  test::TempDir dir;
+  test::write(dir / "z" / "deep" / "ArrayMultReduce.cl", "a");
+  test::write(dir / "b" / "ArrayMultReduce.cl", "b");
+  test::write(dir / "a" / "ArrayMultReduce.cl", "c");
+  const auto found = grader::find_kernel(dir.path, "ArrayMultReduce.cl");
+  REQUIRE(found);
+  CHECK(found->relative == "a/ArrayMultReduce.cl");
+  CHECK(found->others == std::vector<std::string>{"b/ArrayMultReduce.cl", "z/deep/ArrayMultReduce.cl"});
+  CHECK_FALSE(grader::find_kernel(dir.path, "Missing.cl"));
+}
