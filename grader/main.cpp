@@ -51,6 +51,8 @@ int main(int argc, char** argv) {
     std::filesystem::path labs_dir = kit::root() / "labs";
     check->add_option("labs", check_labs, "Labs to check, by number or name (default: all)");
     check->add_option("--dir", labs_dir, "Folder holding the lab folders")->capture_default_str();
+    bool check_races = false;
+    check->add_flag("--races", check_races, "Also run the memory-safety checks under Oclgrind (races, barriers, bounds)");
 
     auto* grade = app.add_subcommand("grade", "Grade a class: every student's submission, every lab");
     std::filesystem::path submissions, out;
@@ -60,6 +62,8 @@ int main(int argc, char** argv) {
     grade->add_option("--out", out, "Output folder (rerun with the same folder to resume)")->required();
     grade->add_option("--jobs", jobs, "Students graded at once")->capture_default_str()->check(CLI::PositiveNumber);
     grade->add_option("--labs", grade_labs, "Labs to grade, e.g. 03,04 (default: all)");
+    bool no_races = false;
+    grade->add_flag("--no-races", no_races, "Skip the memory-safety checks under Oclgrind");
 
     auto* gradescope = app.add_subcommand("gradescope", "Gradescope autograder entry: grade one submission");
     std::filesystem::path gs_submission = "/autograder/submission", gs_results = "/autograder/results/results.json";
@@ -97,7 +101,7 @@ int main(int argc, char** argv) {
 
     if (*grade) {
       grader::BatchOptions o{submissions, out, reference_dir, grader::load_specs(specs_dir, split_labs(grade_labs)), jobs,
-                             pocl_threads};
+                             pocl_threads, !no_races};
       grader::grade_class(o, std::cout);
       std::cout << "\nGradebook (" << (out / "gradebook.csv").string() << "):\n" << grader::read_file(out / "gradebook.csv");
       return 0;
@@ -110,7 +114,7 @@ int main(int argc, char** argv) {
       std::vector<grader::LabResult> results;
       for (const auto& spec : specs) {
         results.push_back(grader::grade_lab(spec, grader::load_reference(reference_dir, spec), gs_submission, "submission",
-                                            {exe, work / spec.lab, pocl_threads, false}));
+                                            {exe, work / spec.lab, pocl_threads, false, true}));
         std::cout << grader::check_report(results.back());
       }
       std::filesystem::remove_all(work);
@@ -126,7 +130,7 @@ int main(int argc, char** argv) {
     double points = 0, max = 0;
     for (const auto& spec : specs) {
       const auto result = grader::grade_lab(spec, grader::load_reference(reference_dir, spec), labs_dir / spec.lab,
-                                            "you", {exe, work / spec.lab, pocl_threads, true});
+                                            "you", {exe, work / spec.lab, pocl_threads, true, check_races});
       std::cout << grader::check_report(result) << "\n";
       points += result.points();
       max += result.max_points();
@@ -135,7 +139,8 @@ int main(int argc, char** argv) {
     std::filesystem::remove_all(work);
     std::cout << (all_pass ? "All visible cases pass" : "Not all visible cases pass") << ": "
               << grader::format_points(points) << " / " << grader::format_points(max)
-              << " points. Hidden cases are run when your submission is graded.\n";
+              << " points. Hidden cases are run when your submission is graded"
+              << (check_races ? ".\n" : "; so are the memory-safety checks (try: grader check --races).\n");
     return all_pass ? 0 : 1;
   });
 }

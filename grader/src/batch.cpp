@@ -97,15 +97,9 @@ std::size_t grade_class(const BatchOptions& options, std::ostream& progress) {
           std::lock_guard<std::mutex> g(lock);
           if (results.count({s.name, spec.lab})) continue;
         }
-        LabResult r;
-        if (!refused.empty()) {
-          r = {s.name, spec.lab, "", "rejected", refused, {}, {}};
-          for (const CaseSpec& c : spec.cases)
-            r.cases.push_back({c.name, c.visible, 0, c.points, "not-run", "not run: the archive was refused", "", 0});
-        } else {
-          r = grade_lab(spec, references[l], root, s.name,
-                        {exe, work / s.name / spec.lab, o.pocl_threads, false});
-        }
+        const GradeSettings settings{exe, work / s.name / spec.lab, o.pocl_threads, false, o.safety};
+        const LabResult r = refused.empty() ? grade_lab(spec, references[l], root, s.name, settings)
+                                            : not_graded(spec, settings, s.name, "rejected", refused);
         journal.append(r);  // on disk before anything else happens
         std::lock_guard<std::mutex> g(lock);
         results[{s.name, spec.lab}] = r;

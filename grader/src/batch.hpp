@@ -24,6 +24,7 @@ struct BatchOptions {
   std::vector<LabSpec> specs;
   int jobs = 1;
   int pocl_threads = 1;
+  bool safety = true;  // run the memory-safety checks under Oclgrind
 };
 
 // Grades every student x lab not already in OUT/journal.jsonl, then writes OUT/gradebook.csv and

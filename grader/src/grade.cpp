@@ -1,72 +1,191 @@
 #include "grade.hpp"
 
+#include <algorithm>
+#include <cstdlib>
 #include <fstream>
+#include <map>
 
 #include "files.hpp"
 #include "kit/errors.hpp"
 #include "labs.hpp"
+#include "oclgrind.hpp"
 #include "sandbox.hpp"
 #include "submission.hpp"
 
 namespace grader {
 namespace {
 
-LabResult unbuilt(LabResult r, const LabSpec& spec, bool visible_only, const std::string& status,
-                  const std::string& message) {
-  r.status = status;
-  r.message = message;
-  for (const CaseSpec& c : spec.cases)
-    if (c.visible || !visible_only)
-      r.cases.push_back({c.name, c.visible, 0, c.points, "not-run", "not run: the kernel file was " +
-                         std::string(status == "missing" ? "not found" : status == "rejected" ? "rejected" : "not built"), "", 0});
-  return r;
-}
 
-// Runs `grader run-case ...` in the sandbox and returns the result file's JSON, or an object
-// {"status": "sandbox", "reason": ...} when the child did not finish properly.
-json run_child(const GradeSettings& s, const std::vector<std::string>& args, const SandboxLimits& limits,
-               const std::filesystem::path& dir, double* seconds) {
+struct ChildRun {
+  json result;  // the child's result file, or {} when it wrote none
+  ChildOutcome outcome;
+};
+
+// Runs `[prefix...] grader run-case ...` in the sandbox and reads the child's result file.
+ChildRun run_child(const GradeSettings& s, const std::vector<std::string>& prefix, const std::vector<std::string>& args,
+                   const SandboxLimits& limits, const std::filesystem::path& dir) {
   const std::filesystem::path result = dir / "result.json";
   std::filesystem::remove(result);
-  std::vector<std::string> argv = {s.grader_exe.string(), "run-case"};
+  std::vector<std::string> argv = prefix;
+  argv.insert(argv.end(), {s.grader_exe.string(), "run-case"});
   argv.insert(argv.end(), args.begin(), args.end());
   argv.insert(argv.end(), {"--result", result.string()});
-  const ChildOutcome outcome = run_in_sandbox(argv, limits, dir);
-  *seconds = outcome.seconds;
-  if (outcome.end == ChildOutcome::End::Exited && outcome.exit_code == 0 && std::filesystem::exists(result)) {
+  ChildRun run{json::object(), run_in_sandbox(argv, limits, dir)};
+  if (std::filesystem::exists(result)) {
     try {
-      return json::parse(read_file(result));
+      run.result = json::parse(read_file(result));  // written atomically: complete or absent
     } catch (const json::parse_error&) {
-      // fall through: a child that wrote half a result is treated as a crash
+      run.result = json::object();
     }
   }
-  std::string tail = outcome.output.size() > 600 ? outcome.output.substr(outcome.output.size() - 600) : outcome.output;
+  return run;
+}
+
+// A normal step's result, or {"status": "sandbox", ...} when the child did not finish properly.
+json step_result(const ChildRun& run, const SandboxLimits& limits) {
+  const ChildOutcome& o = run.outcome;
+  if (o.end == ChildOutcome::End::Exited && o.exit_code == 0 && run.result.contains("status")) return run.result;
+  const std::string reason = o.reason(limits);
+  const std::string tail = o.output.size() > 600 ? o.output.substr(o.output.size() - 600) : o.output;
   return {{"status", "sandbox"},
-          {"end", outcome.end == ChildOutcome::End::TimedOut ? "timeout"
-                  : outcome.reason(limits).rfind("ran out of memory", 0) == 0 ? "out-of-memory"
-                                                                               : "crashed"},
-          {"reason", outcome.reason(limits)},
+          {"end", o.end == ChildOutcome::End::TimedOut             ? "timeout"
+                  : reason.rfind("ran out of memory", 0) == 0 ? "out-of-memory"
+                                                                : "crashed"},
+          {"reason", reason},
           {"output", tail}};
 }
 
+std::string safety_name(const std::string& kind) {
+  const std::map<std::string, std::string> names = {{"data-race", "data races"},
+                                                    {"barrier-divergence", "barrier divergence"},
+                                                    {"invalid-access", "invalid memory accesses"},
+                                                    {"uninitialized", "uninitialized values"}};
+  return "memory safety: " + names.at(kind) + " (Oclgrind)";
+}
+
+std::string find_oclgrind() {
+  if (const char* env = std::getenv("KIT_OCLGRIND"); env && *env) return env;
+  for (const char* dir : {"/usr/bin", "/usr/local/bin"})
+    if (std::filesystem::exists(std::filesystem::path(dir) / "oclgrind")) return std::string(dir) + "/oclgrind";
+  return "";
+}
+
+// The memory-safety case: one run under Oclgrind, one result per kind of finding.
+std::vector<CaseResult> safety_cases(const SafetySpec& safety, const GradeSettings& s, const std::string& lab,
+                                     const std::filesystem::path& copy, const std::string& shown_as,
+                                     const std::string& source) {
+  std::vector<CaseResult> results;
+  for (const auto& [kind, points] : safety.checks)
+    results.push_back({safety_name(kind), safety.visible, 0, points, "", "", "", 0});
+  const auto all = [&](const std::string& status, const std::string& message) {
+    for (CaseResult& c : results) c.status = status, c.message = message;
+    return results;
+  };
+  const std::string oclgrind = find_oclgrind();
+  if (oclgrind.empty()) return all("error", "the safety checks need Oclgrind: apt-get install oclgrind");
+
+  SandboxLimits limits{safety.time_limit_s, safety.memory_limit_mb, 1, s.workdir / "pocl-cache", 4 << 20};
+  // -O0 keeps every access at its own source line in Oclgrind's reports.
+  const ChildRun run = run_child(s, {oclgrind, "--data-races", "--uninitialized", "--build-options", "-O0"},
+                                 {"--lab", lab, "--kernel", copy.string(), "--shown-as", shown_as, "--case", safety.params.dump()},
+                                 limits, s.workdir / "safety");
+  for (CaseResult& c : results) c.seconds = run.outcome.seconds;
+  if (run.outcome.end == ChildOutcome::End::TimedOut)
+    return all("timeout", "the run under Oclgrind " + run.outcome.reason(limits) + "; memory safety could not be shown");
+
+  std::vector<OclgrindFinding> findings;
+  std::size_t allowed = 0;
+  for (const OclgrindFinding& f : parse_oclgrind(run.outcome.output)) {
+    bool ok = false;
+    for (const AllowedFinding& a : safety.allow)
+      for (const OclgrindSite& site : f.sites)
+        ok |= a.kind == f.kind && source_line(source, site.line).find(a.source_contains) != std::string::npos;
+    if (ok) ++allowed;
+    else findings.push_back(f);
+  }
+  const bool finished = run.result.contains("status");
+  if (!finished && findings.empty() && run.outcome.reason(limits).rfind("ran out of memory", 0) == 0)
+    // Oclgrind keeps state for every access it checks: an endless loop exhausts memory first.
+    return all("out-of-memory", "the run under Oclgrind " + run.outcome.reason(limits) +
+                                    ": the kernel did far more work than this small case needs (an endless loop?)");
+  if (!finished && findings.empty())
+    return all("error", "Oclgrind itself failed before the run finished (" + run.outcome.reason(limits) +
+                            "); this is not a finding against the kernel, and the check should be run again");
+  if (finished && run.result["status"] != "ok" && findings.empty())
+    return all("error", "the run under Oclgrind failed: " + run.result.value("message", "unknown error"));
+  // Oclgrind can abort while it shuts down, after the run has finished and written its result:
+  // that is Oclgrind's own fault, told apart from the kernel's by the finished result file.
+  const bool clean_end = run.outcome.end == ChildOutcome::End::Exited && run.outcome.exit_code == 0;
+  const std::string note = finished && !clean_end ? "Oclgrind " + run.outcome.reason(limits) +
+                                                        " after the run had finished; that is Oclgrind's own fault and is ignored"
+                                                  : "";
+  for (CaseResult& c : results) {
+    c.message = note;
+    const std::string kind = std::find_if(safety.checks.begin(), safety.checks.end(), [&](const auto& k) {
+                               return safety_name(k.first) == c.name;
+                             })->first;
+    std::vector<std::string> lines;
+    for (const OclgrindFinding& f : findings)
+      if (f.kind == kind || (kind == "invalid-access" && f.kind == "other")) lines.push_back(describe(f, source, shown_as));
+    if (lines.empty()) {
+      c.status = "passed";
+      c.points = c.max_points;
+      if (allowed) c.message += (c.message.empty() ? "" : "; ") + std::to_string(allowed) + " known false alarm(s) allowed by the spec";
+      continue;
+    }
+    c.status = "unsafe";
+    c.message.clear();
+    for (std::size_t i = 0; i < lines.size() && i < 5; ++i) c.message += (i ? "\n" : "") + lines[i];
+    if (lines.size() > 5) c.message += "\n... and " + std::to_string(lines.size() - 5) + " more";
+    if (kind == "data-race") c.hint = "a value written by one work-item is read by another before a barrier separates them";
+    if (kind == "barrier-divergence") c.hint = "a barrier inside an if or a loop that not every work-item enters";
+    if (kind == "uninitialized") c.hint = "often a consequence of a race or of reading past the end of an array";
+  }
+  return results;
+}
+
 }  // namespace
+
+LabResult not_graded(const LabSpec& spec, const GradeSettings& s, const std::string& student, const std::string& status,
+                     const std::string& message) {
+  LabResult r;
+  r.student = student;
+  r.lab = spec.lab;
+  r.status = status;
+  r.message = message;
+  const std::string why = "not run: " + std::string(status == "missing"    ? "the kernel file was not found"
+                                                    : status == "rejected" ? "the submission was rejected"
+                                                                           : "the kernel file was not built");
+  for (const CaseSpec& c : spec.cases)
+    if (c.visible || !s.visible_only) r.cases.push_back({c.name, c.visible, 0, c.points, "not-run", why, "", 0});
+  if (spec.safety && s.safety && (spec.safety->visible || !s.visible_only))
+    for (const auto& [kind, points] : spec.safety->checks)
+      r.cases.push_back({safety_name(kind), spec.safety->visible, 0, points, "not-run", why, "", 0});
+  return r;
+}
 
 LabResult grade_lab(const LabSpec& spec, const LabReference& reference, const std::filesystem::path& submission,
                     const std::string& student, const GradeSettings& settings) {
   GradeSettings s = settings;
   s.workdir = std::filesystem::absolute(s.workdir);  // children run inside their own folder
   const LabDriver& driver = lab_driver(spec.lab);
+  const auto unbuilt = [&](const LabResult& found_so_far, const std::string& status, const std::string& message) {
+    LabResult r = not_graded(spec, s, student, status, message);
+    r.kernel = found_so_far.kernel;
+    r.notes = found_so_far.notes;
+    return r;
+  };
   LabResult r;
   r.student = student;
   r.lab = spec.lab;
   const auto found = find_kernel(submission, spec.kernel_file);
-  if (!found) return unbuilt(r, spec, s.visible_only, "missing", "no file named " + spec.kernel_file + " in the submission");
+  if (!found) return unbuilt(r, "missing", "no file named " + spec.kernel_file + " in the submission");
   r.kernel = found->relative;
   for (const std::string& other : found->others) r.notes.push_back("also found " + other + " (not graded; " + found->relative + " was)");
 
   // Screen, then work on a private copy: nothing is ever written into the submission.
   if (std::filesystem::file_size(found->path) > 4 * kMaxKernelBytes)
-    return unbuilt(r, spec, s.visible_only, "rejected",
+    return unbuilt(r, "rejected",
                    found->relative + ": " + std::to_string(std::filesystem::file_size(found->path)) +
                        " bytes, above the limit of " + std::to_string(kMaxKernelBytes) + " bytes for a kernel file");
   const std::string source = read_file(found->path);
@@ -74,7 +193,7 @@ LabResult grade_lab(const LabSpec& spec, const LabReference& reference, const st
   if (!problems.empty()) {
     std::string all;
     for (const std::string& p : problems) all += (all.empty() ? "" : "\n") + p;
-    return unbuilt(r, spec, s.visible_only, "rejected", all);
+    return unbuilt(r, "rejected", all);
   }
   std::filesystem::remove_all(s.workdir);
   std::filesystem::create_directories(s.workdir / "kernel");
@@ -82,14 +201,14 @@ LabResult grade_lab(const LabSpec& spec, const LabReference& reference, const st
   std::ofstream(copy, std::ios::binary) << source;
 
   SandboxLimits limits{spec.build_time_limit_s, spec.memory_limit_mb, s.pocl_threads, s.workdir / "pocl-cache"};
-  double seconds = 0;
-  const json built = run_child(s, {"--lab", spec.lab, "--kernel", copy.string(), "--shown-as", found->relative}, limits,
-                               s.workdir / "build", &seconds);
+  const json built = step_result(
+      run_child(s, {}, {"--lab", spec.lab, "--kernel", copy.string(), "--shown-as", found->relative}, limits, s.workdir / "build"),
+      limits);
   const std::string build_status = built.value("status", "");
-  if (build_status == "build_error") return unbuilt(r, spec, s.visible_only, "build-error", built.value("log", ""));
-  if (build_status == "rejected") return unbuilt(r, spec, s.visible_only, "rejected", built.value("message", ""));
+  if (build_status == "build_error") return unbuilt(r, "build-error", built.value("log", ""));
+  if (build_status == "rejected") return unbuilt(r, "rejected", built.value("message", ""));
   if (build_status != "built")
-    return unbuilt(r, spec, s.visible_only, "build-error",
+    return unbuilt(r, "build-error",
                    "building " + found->relative + " " + built.value("reason", built.value("message", "failed")));
 
   r.status = "graded";
@@ -98,9 +217,11 @@ LabResult grade_lab(const LabSpec& spec, const LabReference& reference, const st
     if (s.visible_only && !c.visible) continue;
     CaseResult cr{c.name, c.visible, 0, c.points, "", "", "", 0};
     limits.seconds = c.time_limit_s;
-    const json got = run_child(s, {"--lab", spec.lab, "--kernel", copy.string(), "--shown-as", found->relative,
-                                   "--case", c.params.dump()},
-                               limits, s.workdir / ("case" + std::to_string(i)), &cr.seconds);
+    const ChildRun run = run_child(s, {}, {"--lab", spec.lab, "--kernel", copy.string(), "--shown-as", found->relative,
+                                           "--case", c.params.dump()},
+                                   limits, s.workdir / ("case" + std::to_string(i)));
+    cr.seconds = run.outcome.seconds;
+    const json got = step_result(run, limits);
     const std::string status = got.value("status", "");
     if (status == "ok") {
       const Comparison cmp = driver.compare(c.params, spec.tolerance, reference.reference(c.name), got.at("outputs"));
@@ -119,6 +240,9 @@ LabResult grade_lab(const LabSpec& spec, const LabReference& reference, const st
     }
     r.cases.push_back(cr);
   }
+  if (spec.safety && s.safety && (spec.safety->visible || !s.visible_only))
+    for (CaseResult& c : safety_cases(*spec.safety, s, spec.lab, copy, found->relative, source))
+      r.cases.push_back(std::move(c));
   return r;
 }
 

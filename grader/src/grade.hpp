@@ -15,7 +15,13 @@ struct GradeSettings {
   std::filesystem::path workdir;     // private scratch space for this submission x lab
   int pocl_threads = 1;
   bool visible_only = false;         // the students' self-check runs visible cases only
+  bool safety = true;                // run the spec's memory-safety case under Oclgrind
 };
+
+// A result with every case (and safety check) "not-run" and 0 points: for a submission whose
+// kernel is missing, rejected or not built.
+LabResult not_graded(const LabSpec& spec, const GradeSettings& settings, const std::string& student,
+                     const std::string& status, const std::string& message);
 
 LabResult grade_lab(const LabSpec& spec, const LabReference& reference, const std::filesystem::path& submission,
                     const std::string& student, const GradeSettings& settings);

@@ -111,8 +111,11 @@ ChildOutcome run_in_sandbox(const std::vector<std::string>& argv, const SandboxL
     }
   }
   try {
-    std::string text = read_file(log);
-    outcome.output = text.size() > 65536 ? text.substr(text.size() - 65536) : text;
+    const std::string text = read_file(log);
+    const std::size_t half = limits.output_bytes / 2;
+    outcome.output = text.size() <= limits.output_bytes
+                         ? text
+                         : text.substr(0, half) + "\n[... output cut ...]\n" + text.substr(text.size() - half);
   } catch (...) {
     outcome.output.clear();
   }

@@ -14,6 +14,7 @@ struct SandboxLimits {
   std::size_t memory_mb = 1024;
   int pocl_threads = 1;
   std::filesystem::path pocl_cache;  // private to one submission x lab
+  std::size_t output_bytes = 64 * 1024;  // output kept: its head and its tail, half each
 };
 
 struct ChildOutcome {
@@ -21,7 +22,7 @@ struct ChildOutcome {
   int exit_code = -1;
   int signal = 0;
   double seconds = 0;
-  std::string output;  // stdout and stderr, at most the last 64 KiB
+  std::string output;  // stdout and stderr, at most limits.output_bytes
   // "crashed with SIGSEGV", "ran past its 10 s time limit", "ran out of memory (limit 1024 MB)", ...
   std::string reason(const SandboxLimits& limits) const;
 };

@@ -39,12 +39,48 @@ struct Reader {
 
 }  // namespace
 
-double LabSpec::max_points(bool visible_only) const {
+double LabSpec::max_points(bool visible_only, bool with_safety) const {
   double total = 0;
   for (const CaseSpec& c : cases)
     if (c.visible || !visible_only) total += c.points;
+  if (safety && with_safety && (safety->visible || !visible_only))
+    for (const auto& check : safety->checks) total += check.second;
   return total;
 }
+
+namespace {
+SafetySpec load_safety(const std::string& where, const json& node, const LabDriver& driver) {
+  const Reader r{where + ": safety", node};
+  if (!node.is_object()) r.fail("", "must be a JSON object");
+  SafetySpec s;
+  s.params = r.need("case");
+  try {
+    driver.validate_case(s.params);
+  } catch (const kit::Error& e) {
+    r.fail("case", e.what());
+  }
+  s.time_limit_s = r.number("time_limit_s", 60);
+  s.memory_limit_mb = std::size_t(r.number("memory_limit_mb", 2048));
+  const std::string visibility = r.text("visibility");
+  if (visibility != "visible" && visibility != "hidden") r.fail("visibility", "must be \"visible\" or \"hidden\"");
+  s.visible = visibility == "visible";
+  const json& checks = r.need("checks");
+  if (!checks.is_object() || checks.empty()) r.fail("checks", "must be an object of kind: points");
+  for (const std::string& kind : kSafetyKinds)
+    if (checks.contains(kind)) s.checks.emplace_back(kind, Reader{where + ": safety.checks", checks}.number(kind, 0, true));
+  for (const auto& [kind, points] : checks.items())
+    if (std::find(kSafetyKinds.begin(), kSafetyKinds.end(), kind) == kSafetyKinds.end())
+      r.fail("checks." + kind, "not a kind of finding (data-race, barrier-divergence, invalid-access, uninitialized)");
+  if (node.contains("allow")) {
+    if (!node["allow"].is_array()) r.fail("allow", "must be an array");
+    for (std::size_t i = 0; i < node["allow"].size(); ++i) {
+      const Reader a{where + ": safety.allow[" + std::to_string(i) + "]", node["allow"][i]};
+      s.allow.push_back({a.text("kind"), a.text("source_contains"), a.text("why")});
+    }
+  }
+  return s;
+}
+}  // namespace
 
 LabSpec load_spec(const std::filesystem::path& file) {
   const std::string bytes = read_file(file);
@@ -99,6 +135,7 @@ LabSpec load_spec(const std::filesystem::path& file) {
     }
     spec.cases.push_back(c);
   }
+  if (doc.contains("safety")) spec.safety = load_safety(file.string(), doc["safety"], driver);
   return spec;
 }
 

@@ -3,6 +3,7 @@
 // points, visibility and limits, what is compared and with which tolerance policy.
 #include <filesystem>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -18,6 +19,24 @@ struct CaseSpec {
   double time_limit_s = 0;
 };
 
+// A known false alarm of Oclgrind, allowed on purpose: findings of `kind` whose source line (at
+// any of their positions) contains `source_contains` are not counted. `why` says why it is safe.
+struct AllowedFinding {
+  std::string kind, source_contains, why;
+};
+
+// The memory-safety case: a small run under Oclgrind, with points per kind of finding.
+struct SafetySpec {
+  json params;  // the lab's own case fields, a few work-groups
+  double time_limit_s = 60;
+  std::size_t memory_limit_mb = 2048;
+  bool visible = true;
+  std::vector<std::pair<std::string, double>> checks;  // kind -> points, in spec order
+  std::vector<AllowedFinding> allow;
+};
+
+inline const std::vector<std::string> kSafetyKinds = {"data-race", "barrier-divergence", "invalid-access", "uninitialized"};
+
 struct LabSpec {
   std::filesystem::path file;
   std::string sha256;  // of the spec file's bytes: references record it to detect stale ones
@@ -26,8 +45,9 @@ struct LabSpec {
   double build_time_limit_s = 60;
   std::size_t memory_limit_mb = 1024;
   std::vector<CaseSpec> cases;
+  std::optional<SafetySpec> safety;
 
-  double max_points(bool visible_only = false) const;
+  double max_points(bool visible_only = false, bool with_safety = true) const;
 };
 
 // Reads and validates a spec; throws kit::Error naming the file and the field at fault.

@@ -29,9 +29,9 @@ TEST_CASE("gradescope results.json: fields, scores adding up, hidden cases after
     max += t["max_score"].get<double>();
     hidden += t["visibility"] == "after_published";
   }
-  CHECK(r["tests"].size() == 10);
-  CHECK(max == 10);          // the spec's total
-  CHECK(score == 3);         // chloe's grade (EXPECTED.json)
+  CHECK(r["tests"].size() == 14);  // 10 cases and 4 memory-safety checks
+  CHECK(max == 15);                 // the spec's total
+  CHECK(score == 4);                // chloe's grade (EXPECTED.json)
   CHECK(r["score"].get<double>() == score);
   CHECK(hidden == 6);
 }

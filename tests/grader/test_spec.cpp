@@ -48,8 +48,11 @@ TEST_CASE("the shipped lab 03 spec has the awkward cases the issue asks for") {
     visible |= c.visible;
   }
   CHECK((l1 && one_group && device_max && large && ints && reals && hidden && visible));
-  CHECK(s.max_points() == 10);
-  CHECK(s.max_points(true) == 4);
+  CHECK(s.max_points() == 15);         // 10 for the cases, 5 for the memory-safety checks
+  CHECK(s.max_points(true) == 9);
+  CHECK(s.max_points(false, false) == 10);
+  REQUIRE(s.safety);
+  CHECK(s.safety->checks.size() == 4);
 }
 
 TEST_CASE("a spec's mistakes are named by file and field") {

@@ -1,0 +1,126 @@
+// Memory-safety checks under Oclgrind: reading its reports, the solutions being clean, known false
+// alarms allowed on purpose, and Oclgrind's own crashes told apart from a kernel's faults.
+#include <doctest/doctest.h>
+
+#include <nlohmann/json.hpp>
+
+#include "kit/paths.hpp"
+#include "oclgrind.hpp"
+#include "support.hpp"
+
+using json = nlohmann::json;
+
+namespace {
+// Two reports as Oclgrind 21.10 prints them (a race repeated at another address), and a divergence.
+const char* kReports =
+    "Device:  not a report\n"
+    "Read-write data race at local memory address 0x1000000000004\n"
+    "\tKernel: ArrayMultReduce\n\t\n"
+    "\tFirst entity:  Global(1,0,0) Local(1,0,0) Group(0,0,0)\n"
+    "\t  store float %mul, float addrspace(3)* %arrayidx10, align 4, !dbg !37\n"
+    "\tAt line 9 (column 17) of k.cl:\n\t  \n\t\n"
+    "\tSecond entity: Global(0,0,0) Local(0,0,0) Group(0,0,0)\n"
+    "\t  %16 = load float, float addrspace(3)* %arrayidx16, align 4, !dbg !57\n"
+    "\tAt line 14 (column 28) of k.cl:\n\t  if ((tnum & mask) == 0)\n\t\n\n"
+    "Read-write data race at local memory address 0x100000000000c\n"
+    "\tKernel: ArrayMultReduce\n\t\n"
+    "\tFirst entity:  Global(3,0,0) Local(3,0,0) Group(0,0,0)\n"
+    "\tAt line 9 (column 17) of k.cl:\n\t\n"
+    "\tSecond entity: Global(2,0,0) Local(2,0,0) Group(0,0,0)\n"
+    "\tAt line 14 (column 28) of k.cl:\n\t\n\n"
+    "Work-group divergence detected (barrier)\n"
+    "\tKernel:     ArrayMultReduce\n\tWork-group: (0,0,0)\n\t\n"
+    "\tWork-item:  Global(1,0,0) Local(1,0,0) Group(0,0,0)\n"
+    "\tAt line 19 (column 5) of k.cl:\n\t\n"
+    "\tPrevious work-items executed:\n"
+    "\tAt line 15 (column 13) of k.cl:\n\t\n";
+
+std::string kernel_source() {
+  std::string s;
+  for (int i = 1; i <= 20; ++i) s += i == 9 ? "    prods[tnum] = dA[gid] * dB[gid];\n" : i == 14 ? "  prods[tnum] += prods[tnum + offset];\n" : "x\n";
+  return s;
+}
+
+json safety_cases(const std::filesystem::path& report) {
+  json found = json::object();
+  for (const json& c : json::parse(test::read(report))["labs"][0]["cases"])
+    if (c["name"].get<std::string>().rfind("memory safety", 0) == 0) found[c["name"].get<std::string>()] = c;
+  return found;
+}
+}  // namespace
+
+TEST_CASE("Oclgrind reports parse into kinds, positions and counts") {
+  const auto findings = grader::parse_oclgrind(kReports);
+  REQUIRE(findings.size() == 2);
+  CHECK(findings[0].kind == "data-race");
+  CHECK(findings[0].title == "Read-write data race at local memory");
+  CHECK(findings[0].count == 2);
+  REQUIRE(findings[0].sites.size() == 2);
+  CHECK(findings[0].sites[0].line == 9);
+  CHECK(findings[0].sites[0].column == 17);
+  CHECK(findings[0].sites[1].line == 14);
+  CHECK(findings[1].kind == "barrier-divergence");
+  REQUIRE(findings[1].sites.size() == 2);
+  CHECK(findings[1].sites[1].line == 15);
+  const std::string text = grader::describe(findings[0], kernel_source(), "labs/k.cl");
+  CHECK(text.find("read-write data race in local memory") == 0);
+  CHECK(text.find("work-item 1 of work-group 0 at labs/k.cl:9:17 `prods[tnum] = dA[gid] * dB[gid];`") != std::string::npos);
+  CHECK(text.find("work-item 0 of work-group 0 at labs/k.cl:14:28 `prods[tnum] += prods[tnum + offset];`") != std::string::npos);
+  CHECK(text.find("(2 reports like it)") != std::string::npos);
+  CHECK(grader::parse_oclgrind("Device: x\nSum: 3\n").empty());
+}
+
+TEST_CASE("the solution passes every safety check") {
+  const auto run = test::run_program("grader", "check 03 --races --dir " + (kit::root() / "solutions").string());
+  CHECK_MESSAGE(run.exit_code == 0, run.output);
+  CHECK(run.output.find("PASS memory safety: data races (Oclgrind)") != std::string::npos);
+  CHECK(run.output.find("All visible cases pass: 9 / 9 points") != std::string::npos);
+}
+
+TEST_CASE("a known false alarm is allowed only where the spec says so") {
+  // The compare-and-swap float add is correct, but Oclgrind reports its plain read of *p as a race.
+  test::TempDir specs, refs, labs, out;
+  std::string spec = test::read(kit::root() / "grader/specs/03-array-mult-reduce.json");
+  const std::string allow = R"("checks": {"data-race": 2, "barrier-divergence": 1, "invalid-access": 1, "uninitialized": 1},
+    "allow": [{"kind": "data-race", "source_contains": "old.f = *p", "why": "the compare-and-swap retries when the plain read was stale"}])";
+  const std::string checks = R"("checks": {"data-race": 2, "barrier-divergence": 1, "invalid-access": 1, "uninitialized": 1})";
+  spec.replace(spec.find(checks), checks.size(), allow);
+  test::write(specs / "03-array-mult-reduce.json", spec);
+  REQUIRE(test::run_program("grader", "--specs " + specs.path.string() + " --references " + refs.path.string() + " reference").exit_code == 0);
+  test::write(labs / "03-array-mult-reduce" / "ArrayMultReduce.cl", test::read(test::data("cas_float_add.cl")));
+
+  const auto allowed = test::run_program("grader", "--specs " + specs.path.string() + " --references " + refs.path.string() +
+                                                       " check 03 --races --dir " + labs.path.string());
+  CHECK(allowed.output.find("PASS memory safety: data races (Oclgrind)") != std::string::npos);
+  const auto strict = test::run_program("grader", "check 03 --races --dir " + labs.path.string());
+  CHECK(strict.output.find("FAIL memory safety: data races (Oclgrind)") != std::string::npos);
+  CHECK(strict.output.find("ArrayMultReduce.cl:7:") != std::string::npos);  // the plain read of *p
+}
+
+TEST_CASE("Oclgrind crashing after the run is its own fault; crashing before it is not the kernel's") {
+  test::TempDir dir;
+  std::filesystem::copy(kit::root() / "grader/examples/class/ada", dir / "subs" / "ada", std::filesystem::copy_options::recursive);
+  const auto grade_with = [&](const std::string& fake, const std::string& name) {
+    test::write(dir / name, "#!/bin/sh\n" + fake + "\n");
+    std::filesystem::permissions(dir / name, std::filesystem::perms::owner_all);
+    const std::string cmd = "KIT_OCLGRIND=" + (dir / name).string() + " " + KIT_BIN_DIR + "/grader grade --submissions " +
+                            (dir / "subs").string() + " --out " + (dir / ("out-" + name)).string() + " > /dev/null 2>&1";
+    REQUIRE(std::system(cmd.c_str()) == 0);
+    return safety_cases(dir / ("out-" + name) / "ada" / "report.json");
+  };
+  // Runs the real Oclgrind, then aborts as Oclgrind can at exit: the finished result counts.
+  const json after = grade_with("/usr/bin/oclgrind \"$@\"; kill -ABRT $$", "abort-after");
+  REQUIRE(after.size() == 4);
+  for (const auto& [name, c] : after.items()) {
+    CAPTURE(name);
+    CHECK(c["status"] == "passed");
+    CHECK(c["message"].get<std::string>().find("Oclgrind's own fault and is ignored") != std::string::npos);
+  }
+  // Aborts before running anything: no finding against the kernel, and no points either.
+  const json before = grade_with("kill -ABRT $$", "abort-before");
+  for (const auto& [name, c] : before.items()) {
+    CAPTURE(name);
+    CHECK(c["status"] == "error");
+    CHECK(c["message"].get<std::string>().find("not a finding against the kernel") != std::string::npos);
+  }
+}
