@@ -35,7 +35,7 @@ else
 fi
 echo
 
-echo "== Grading the example class (grader/examples/class: eight lab 03 submissions)"
+echo "== Grading the example class (grader/examples/class: twelve lab 03 submissions, with Oclgrind's safety checks)"
 out=build/demo-grades
 rm -rf "$out"
 build/bin/grader grade --submissions grader/examples/class --out "$out" --jobs 2 || status=1
