@@ -38,6 +38,6 @@ echo
 echo "== Grading the example class (grader/examples/class: twelve lab 03 submissions, with Oclgrind's safety checks)"
 out=build/demo-grades
 rm -rf "$out"
-build/bin/grader grade --submissions grader/examples/class --out "$out" --jobs 2 || status=1
+build/bin/grader grade --labs 03 --submissions grader/examples/class --out "$out" --jobs 2 || status=1
 echo "(per-student reports: $out/<student>/report.md; expected grades: grader/examples/class/EXPECTED.json)"
 exit $status

@@ -9,13 +9,19 @@
 
 namespace grader {
 
+std::unique_ptr<LabDriver> make_lab01_driver();
+std::unique_ptr<LabDriver> make_lab02_driver();
 std::unique_ptr<LabDriver> make_lab03_driver();
+std::unique_ptr<LabDriver> make_lab04_driver();
 
 namespace {
 const std::vector<std::unique_ptr<LabDriver>>& drivers() {
   static const auto all = [] {
     std::vector<std::unique_ptr<LabDriver>> list;
+    list.push_back(make_lab01_driver());
+    list.push_back(make_lab02_driver());
     list.push_back(make_lab03_driver());
+    list.push_back(make_lab04_driver());
     return list;
   }();
   return all;

@@ -75,7 +75,8 @@ void make_references(const std::filesystem::path& dir, const std::vector<LabSpec
       if (!check.pass)
         throw kit::Error("the solution " + kernel.string() + " fails case '" + c.name + "' of " + spec.lab + ": " +
                          check.message);
-      cases[c.name] = {{"params", c.params}, {"reference", reference}, {"solution", outputs}};
+      // The solution's outputs are recorded by checksum: they passed the comparison just above.
+      cases[c.name] = {{"params", c.params}, {"reference", reference}, {"solution_sha256", sha256_hex(outputs.dump())}};
     }
     const std::string bytes = json{{"lab", spec.lab}, {"cases", cases}}.dump() + "\n";
     write_file_atomically(dir / (spec.lab + ".json"), bytes);

@@ -1,7 +1,7 @@
 #pragma once
 // Stored reference outputs under grader/reference/: one file per lab with the host reference of
-// every case (and the solution's own outputs, checked against it), and MANIFEST.json with their
-// checksums, the spec each was made from, the kit version and the device.
+// every case (and the checksum of the solution's outputs, which were checked against it), and
+// MANIFEST.json with the files' checksums, the spec each was made from, the kit version, the device.
 #include <filesystem>
 #include <iosfwd>
 #include <nlohmann/json.hpp>
@@ -14,7 +14,7 @@ namespace grader {
 
 struct LabReference {
   std::string lab;
-  json cases;  // case name -> {"params", "reference", "solution"}
+  json cases;  // case name -> {"params", "reference", "solution_sha256"}
   const json& reference(const std::string& case_name) const;
 };
 

@@ -103,7 +103,8 @@ std::vector<std::string> screen_kernel_source(const std::string& text, const std
                        " is not allowed: a submission is this one file, and it may not read others");
   }
   for (const kit::KernelSignature& k : kernels) {
-    const std::regex declared("(__)?kernel\\s+void\\s+" + k.name + "\\s*\\(");
+    // Attributes may stand between the qualifier and the name: kernel __attribute__((...)) void f(
+    const std::regex declared("\\b(__)?kernel\\b[^;{}]*\\bvoid\\s+" + k.name + "\\s*\\(");
     if (!std::regex_search(code, declared))
       problems.push_back(shown_as + ": no kernel named " + k.name + " is declared; the lab expects:\n    " + k.text());
   }

@@ -46,7 +46,7 @@ TEST_CASE("a batch killed part-way resumes from its journal and redoes nothing")
   const pid_t pid = fork();
   if (pid == 0) {
     freopen("/dev/null", "w", stdout);
-    execl(grader.c_str(), grader.c_str(), "grade", "--submissions", subs.path.c_str(), "--out", out.path.c_str(), nullptr);
+    execl(grader.c_str(), grader.c_str(), "grade", "--labs", "03", "--submissions", subs.path.c_str(), "--out", out.path.c_str(), nullptr);
     _exit(127);
   }
   std::size_t damaged = 0;
@@ -59,7 +59,7 @@ TEST_CASE("a batch killed part-way resumes from its journal and redoes nothing")
   REQUIRE(before < 4);  // killed part-way
   CHECK_FALSE(std::filesystem::exists(out / "gradebook.csv"));  // final files come only at the end
 
-  const auto resumed = test::run_program("grader", "grade --submissions " + subs.path.string() + " --out " + out.path.string());
+  const auto resumed = test::run_program("grader", "grade --labs 03 --submissions " + subs.path.string() + " --out " + out.path.string());
   REQUIRE_MESSAGE(resumed.exit_code == 0, resumed.output);
   CHECK(resumed.output.find(std::to_string(before) + " result(s) already in the journal, " + std::to_string(4 - before) +
                             " to grade") != std::string::npos);
@@ -72,7 +72,7 @@ TEST_CASE("a batch killed part-way resumes from its journal and redoes nothing")
         "student,03-array-mult-reduce,total\nada,15,15\nben-missing-barrier,4,4\nchloe-wrong-mask,4,4\nhana-oob-read,3,3\n");
 
   const std::string journal = test::read(out / "journal.jsonl");
-  const auto again = test::run_program("grader", "grade --submissions " + subs.path.string() + " --out " + out.path.string());
+  const auto again = test::run_program("grader", "grade --labs 03 --submissions " + subs.path.string() + " --out " + out.path.string());
   CHECK(again.output.find("4 result(s) already in the journal, 0 to grade") != std::string::npos);
   CHECK(test::read(out / "journal.jsonl") == journal);
   for (const auto& e : std::filesystem::recursive_directory_iterator(out.path))
@@ -91,7 +91,7 @@ TEST_CASE("archives are graded like folders; a hostile one is refused without ha
                            "t.close()\"";
   REQUIRE(std::system(make.c_str()) == 0);
   test::write(subs / "notes.txt", "not a submission");
-  const auto run = test::run_program("grader", "grade --submissions " + subs.path.string() + " --out " + out.path.string());
+  const auto run = test::run_program("grader", "grade --labs 03 --submissions " + subs.path.string() + " --out " + out.path.string());
   REQUIRE_MESSAGE(run.exit_code == 0, run.output);
   CHECK(run.output.find("skipped notes.txt") != std::string::npos);
   CHECK(test::read(out / "gradebook.csv") == "student,03-array-mult-reduce,total\neve,0,0\nzed,15,15\n");
@@ -107,7 +107,7 @@ TEST_CASE("two submissions for one student are an error naming both") {
   test::TempDir subs, out;
   copy_student("ada", subs.path);
   test::write(subs / "ada.zip", "whatever");
-  const auto run = test::run_program("grader", "grade --submissions " + subs.path.string() + " --out " + out.path.string());
+  const auto run = test::run_program("grader", "grade --labs 03 --submissions " + subs.path.string() + " --out " + out.path.string());
   CHECK(run.exit_code == 1);
   CHECK(run.output.find("two submissions for student 'ada': ada and ada.zip") != std::string::npos);
 }
@@ -135,7 +135,7 @@ TEST_CASE("relative submission and output folders work (the children run in thei
   test::TempDir dir;
   std::filesystem::create_directories(dir / "subs");
   copy_student("ada", dir / "subs");
-  const std::string cmd = "cd " + dir.path.string() + " && " + KIT_BIN_DIR + "/grader grade --submissions subs --out out 2>&1";
+  const std::string cmd = "cd " + dir.path.string() + " && " + KIT_BIN_DIR + "/grader grade --labs 03 --submissions subs --out out 2>&1";
   CHECK(std::system((cmd + " > log.txt").c_str()) == 0);
   CHECK(test::read(dir / "out" / "gradebook.csv") == "student,03-array-mult-reduce,total\nada,15,15\n");
 }

@@ -17,6 +17,18 @@ TEST_CASE("check fails the starter kernels with hints and passes the solutions")
   CHECK(solved.output.find("All visible cases pass: 4 / 4 points") != std::string::npos);
 }
 
+TEST_CASE("check passes every lab's solution, safety included, and fails every starter") {
+  for (const char* lab : {"01", "02", "03", "04"}) {
+    CAPTURE(lab);
+    const auto solved = test::run_program("grader", std::string("check ") + lab + " --races --dir " + (kit::root() / "solutions").string());
+    CHECK(solved.exit_code == 0);
+    CHECK(solved.output.find("All visible cases pass") != std::string::npos);
+    const auto starter = test::run_program("grader", std::string("check ") + lab);
+    CHECK(starter.exit_code == 1);
+    CHECK(starter.output.find("hint: ") != std::string::npos);
+  }
+}
+
 TEST_CASE("check shows a build error as file:line:col") {
   test::TempDir labs;
   test::write(labs / "03-array-mult-reduce" / "ArrayMultReduce.cl",

@@ -11,7 +11,7 @@ using json = nlohmann::json;
 TEST_CASE("gradescope results.json: fields, scores adding up, hidden cases after publishing") {
   test::TempDir out;
   const auto run = test::run_program(
-      "grader", "gradescope --submission " + (kit::root() / "grader/examples/class/chloe-wrong-mask").string() +
+      "grader", "gradescope --labs 03 --submission " + (kit::root() / "grader/examples/class/chloe-wrong-mask").string() +
                     " --results " + (out / "results" / "results.json").string());
   REQUIRE_MESSAGE(run.exit_code == 0, run.output);
   const json r = json::parse(test::read(out / "results" / "results.json"));

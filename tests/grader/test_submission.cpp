@@ -45,6 +45,8 @@ TEST_CASE("a missing kernel is named with the expected signature") {
   CHECK(p[0].find("no kernel named ArrayMultReduce") != std::string::npos);
   CHECK(p[0].find(lab03::kSignature.text()) != std::string::npos);
   CHECK(screen("__kernel void ArrayMultReduce (global const float *a) {}").empty());  // signature: checked at build
+  CHECK(screen("kernel __attribute__((reqd_work_group_size(64, 1, 1))) void\nArrayMultReduce(global float *a) {}").empty());
+  CHECK(screen("void ArrayMultReduce(global float *a) {}").size() == 1);  // a plain function is no kernel
 }
 
 TEST_CASE("the kernel is found anywhere, the shallowest first, the others noted") {

@@ -1,0 +1,13 @@
+// Lab 01 ArrayMult: one work-item per element computes dC[gid] = dA[gid] * dB[gid]; the guard
+// lets the host round the global size up to a multiple of the work-group size.
+//
+// Fill in the TODO, then run:   build/bin/01-array-mult --check
+kernel void
+ArrayMult(global const float *dA, global const float *dB, global float *dC, const int n)
+{
+    int gid = get_global_id(0);   // this work-item's element
+
+    // TODO: store the product of this work-item's elements of dA and dB in dC[gid].
+    //       The host rounds the global size up to a multiple of the local size, so some
+    //       work-items have gid >= n: they must not touch the arrays.
+}

@@ -1,0 +1,120 @@
+// Lab 04 TreeReductions: the tree-reduction ladder for an integer sum, five rungs from the naive
+// interleaved tree to the fully unrolled one. Each kernel sums the ints of in[0 .. n-1] that
+// belong to its work-group into out[group]; elements at or past n count as 0 (the sum's identity),
+// so n need not be a multiple of the work-group size. The host runs a kernel again on out until
+// one value remains. The local size L is a power of two (1 .. 4096); scratch holds L ints.
+//
+// Fill in the TODOs, one rung at a time (the lab's README.md explains each rung). Every work-item
+// of a group must reach every barrier: never put a barrier inside an if that only some take.
+
+// The host always builds with -D WG_SIZE=<local size> (reduce5 needs it at compile time); the
+// default only lets the file build on its own, e.g. in an editor or a syntax check.
+#ifndef WG_SIZE
+#define WG_SIZE 256
+#endif
+#if WG_SIZE < 1 || WG_SIZE > 4096 || (WG_SIZE & (WG_SIZE - 1)) != 0
+#error "WG_SIZE must be a power of two from 1 to 4096"
+#endif
+
+// Rung 1, the baseline: interleaved addressing with %; active work-items are scattered (divergent).
+kernel void
+reduce1_interleaved_mod(global const int *in, global int *out, local int *scratch, const uint n)
+{
+    uint tid = get_local_id(0);     // this work-item's number in its group: 0 .. L-1
+    uint gid = get_global_id(0);    // the element of in loaded here
+    uint L   = get_local_size(0);   // work-items in a work-group (a power of two)
+
+    scratch[tid] = (gid < n) ? in[gid] : 0;     // past the end: 0, the identity of +
+    barrier(CLK_LOCAL_MEM_FENCE);               // every element is in scratch
+
+    // TODO: reduce scratch[0 .. L-1] into scratch[0], one level per iteration.
+    //   - the stride s doubles each level: 1, 2, 4, ... while s < L
+    //   - a work-item takes part in a level when tid % (2*s) == 0
+    //   - it adds scratch[tid + s] into scratch[tid]
+    //   - no work-item may start a level before every work-item has finished the one before it:
+    //     think about where barrier(CLK_LOCAL_MEM_FENCE) belongs.
+
+    if (tid == 0)
+        out[get_group_id(0)] = scratch[0];
+}
+
+// Rung 2: no %, and a strided index keeps the active work-items contiguous (less divergence).
+kernel void
+reduce2_interleaved_strided(global const int *in, global int *out, local int *scratch, const uint n)
+{
+    uint tid = get_local_id(0);
+    uint gid = get_global_id(0);
+    uint L   = get_local_size(0);
+
+    scratch[tid] = (gid < n) ? in[gid] : 0;
+    barrier(CLK_LOCAL_MEM_FENCE);
+
+    // TODO: the same tree as rung 1 (s = 1, 2, 4, ... while s < L), without %:
+    //   - work-item tid handles the pair that starts at index = 2 * s * tid
+    //   - when index < L, it adds scratch[index + s] into scratch[index]
+    //   - a barrier after every level, reached by every work-item.
+
+    if (tid == 0)
+        out[get_group_id(0)] = scratch[0];
+}
+
+// Rung 3: sequential addressing: active work-items read contiguous scratch (no bank conflicts).
+kernel void
+reduce3_sequential(global const int *in, global int *out, local int *scratch, const uint n)
+{
+    uint tid = get_local_id(0);
+    uint gid = get_global_id(0);
+    uint L   = get_local_size(0);
+
+    scratch[tid] = (gid < n) ? in[gid] : 0;
+    barrier(CLK_LOCAL_MEM_FENCE);
+
+    // TODO: run the tree the other way round: the stride s halves each level, L/2, L/4, ..., 1.
+    //   - when tid < s, the work-item adds scratch[tid + s] into scratch[tid]
+    //     (the upper half of scratch[0 .. 2s-1] folds onto the lower half)
+    //   - a barrier after every level, reached by every work-item.
+
+    if (tid == 0)
+        out[get_group_id(0)] = scratch[0];
+}
+
+// Rung 4: the first add happens during the load: half the groups, no work-item idle at level one.
+kernel void
+reduce4_first_add(global const int *in, global int *out, local int *scratch, const uint n)
+{
+    uint tid = get_local_id(0);
+    uint L   = get_local_size(0);
+    uint gid = get_group_id(0) * (2 * L) + tid;   // the first of this work-item's two elements
+
+    // TODO 1: the first add. Each group covers 2*L elements (the host launches half as many
+    //   groups), so also load in[gid + L] (0 when gid + L >= n) and store the sum of the two.
+    scratch[tid] = (gid < n) ? in[gid] : 0;
+    barrier(CLK_LOCAL_MEM_FENCE);
+
+    // TODO 2: the tree of rung 3 (s = L/2, L/4, ..., 1; tid < s adds scratch[tid + s]).
+
+    if (tid == 0)
+        out[get_group_id(0)] = scratch[0];
+}
+
+// Rung 5: the tree fully unrolled for a compile-time WG_SIZE: no loop counter, no dead levels.
+kernel __attribute__((reqd_work_group_size(WG_SIZE, 1, 1))) void
+reduce5_unrolled(global const int *in, global int *out, local int *scratch, const uint n)
+{
+    uint tid = get_local_id(0);
+    uint L   = WG_SIZE;                           // == get_local_size(0), known to the compiler
+    uint gid = get_group_id(0) * (2 * L) + tid;
+
+    // TODO 1: the first add, as in rung 4.
+    scratch[tid] = (gid < n) ? in[gid] : 0;
+    barrier(CLK_LOCAL_MEM_FENCE);
+
+    // TODO 2: the tree of rung 4 with no loop: one line per level, largest first, e.g.
+    //     if (WG_SIZE >= 4096) { if (tid < 2048) scratch[tid] += scratch[tid + 2048]; barrier(...); }
+    //   down to the level with tid < 1. WG_SIZE is a constant, so each if on it is decided at
+    //   compile time and every work-item reaches every barrier that remains. Keep a barrier on
+    //   every level, the last ones too: OpenCL promises no lock-step execution within a warp.
+
+    if (tid == 0)
+        out[get_group_id(0)] = scratch[0];
+}

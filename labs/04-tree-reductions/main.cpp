@@ -1,0 +1,78 @@
+// Lab 04 host program: the tree-reduction ladder. Each rung sums the same N ints on the device,
+// launch after launch until one value remains, and the table shows what each step gains.
+#include <cstdio>
+#include <iostream>
+
+#include "kit/cli.hpp"
+#include "kit/data.hpp"
+#include "kit/errors.hpp"
+#include "kit/paths.hpp"
+#include "tree_reductions.hpp"
+
+int main(int argc, char** argv) {
+  return kit::guarded_main([&] {
+    CLI::App app{"Lab 04: the tree-reduction ladder (integer sum, five kernels)"};
+    kit::DeviceOptions device;
+    kit::add_device_options(app, device);
+    std::string elements = "16Mi", kernel_path;
+    lab04::Case c;
+    std::vector<int> chosen;
+    bool solution = false, check = false;
+    int warmup = 2, repeats = 10;
+    app.add_option("-n,--elements", elements, "N, need not be a power of two; suffixes K, M, G, Ki, Mi, Gi")->capture_default_str();
+    app.add_option("-l,--local", c.local, "Work-group size L (a power of two >= 2)")->capture_default_str();
+    app.add_option("-r,--rung", chosen, "Rungs to run, e.g. 1,3,5 (default: all)")->delimiter(',');
+    app.add_option("-k,--kernel", kernel_path, "Kernel file (default: this lab's TreeReductions.cl)");
+    app.add_flag("--solution", solution, "Use the finished kernels from solutions/");
+    app.add_flag("--check", check, "Check every rung's first-launch sums and total; exit 1 if one is wrong");
+    app.add_option("--seed", c.seed, "Seed of the deterministic input data")->capture_default_str();
+    app.add_option("--warmup", warmup, "Untimed runs before timing")->capture_default_str()->check(CLI::NonNegativeNumber);
+    app.add_option("--repeats", repeats, "Timed runs (best reported)")->capture_default_str()->check(CLI::PositiveNumber);
+    if (const int status = kit::parse_args(app, argc, argv); status >= 0) return status;
+    if (kit::handle_list(device)) return 0;
+    if (!kernel_path.empty() && solution) throw kit::Error("give either --kernel or --solution, not both");
+    c.elements = kit::parse_count(elements);
+    if (chosen.empty())
+      for (const lab04::Rung& r : lab04::rungs()) chosen.push_back(r.number);
+    for (int r : chosen) {
+      c.rung = r;
+      lab04::validate(c);
+    }
+    const std::filesystem::path file =
+        kernel_path.empty() ? kit::lab_file(lab04::kLab, lab04::kKernelFile, solution) : std::filesystem::path(kernel_path);
+
+    const kit::Runtime rt = kit::Runtime::open(device);
+    std::cout << "Device: " << rt.summary() << "\nKernel: " << file.string() << "\n"
+              << "Sum of N = " << c.elements << " (" << kit::format_count(c.elements) << ") ints, L = " << c.local
+              << ", best of " << repeats << " runs; every launch until one value remains is timed\n\n";
+    const std::vector<std::int32_t> in = lab04::make_input(c);
+    std::printf("%-4s %-28s %8s %10s %8s %8s %s\n", "rung", "kernel", "launches", "time (ms)", "GB/s", "speedup",
+                check ? "check" : "");
+    double first_time = 0;
+    int status = 0;
+    std::vector<std::string> problems;
+    for (int r : chosen) {
+      c.rung = r;
+      const lab04::Rung& rung = lab04::rung(r);
+      const lab04::Outputs out = lab04::run(rt, file, c, in, warmup, repeats);
+      if (first_time == 0) first_time = out.timing.best;
+      const double gbs = double(c.elements) * sizeof(std::int32_t) / out.timing.best / 1e9;
+      std::string verdict;
+      if (check) {
+        const lab04::Expected e = lab04::expected(c, in);
+        const auto diff = lab04::first_difference(c, out, e);
+        verdict = diff ? "FAIL" : "ok";
+        if (diff) {
+          status = 1;
+          const std::string hint = lab04::diagnose(c, in, out, e);
+          problems.push_back("rung " + std::to_string(r) + ": " + *diff + (hint.empty() ? "" : "\n        hint: " + hint));
+        }
+      }
+      std::printf("%-4d %-28s %8d %10.3f %8.2f %7.2fx %s\n", r, rung.kernel.c_str(), out.launches, out.timing.best * 1e3,
+                  gbs, first_time / out.timing.best, verdict.c_str());
+    }
+    std::printf("\n(speedup: against the first rung in this table; GB/s counts the N ints read by launch 1)\n");
+    for (const std::string& p : problems) std::printf("CHECK FAILED %s\n", p.c_str());
+    return status;
+  });
+}

@@ -1,0 +1,66 @@
+// Lab 04 on PoCL: every rung's solution is exact for awkward N and L with repeated launches, the
+// starter fails, and typical mistakes get their hint.
+#include <doctest/doctest.h>
+
+#include "kit/errors.hpp"
+#include "kit/paths.hpp"
+#include "support.hpp"
+#include "tree_reductions.hpp"
+
+namespace {
+std::optional<std::string> check(const std::filesystem::path& file, const lab04::Case& c, int* launches = nullptr) {
+  const auto in = lab04::make_input(c);
+  const auto out = lab04::run(test::runtime(), file, c, in, 0, 1);
+  const auto e = lab04::expected(c, in);
+  if (launches) *launches = out.launches;
+  CHECK(out.launches == e.launches);
+  return lab04::first_difference(c, out, e);
+}
+}  // namespace
+
+TEST_CASE("every rung of the solution sums exactly, launch after launch") {
+  const auto solution = kit::lab_file(lab04::kLab, lab04::kKernelFile, true);
+  for (const lab04::Rung& r : lab04::rungs())
+    for (const auto& [n, l] : std::vector<std::pair<std::size_t, std::size_t>>{{1, 2}, {7, 32}, {999, 2}, {1000, 64}, {4096, 4096}, {1048581, 256}}) {
+      CAPTURE(r.kernel);
+      CAPTURE(n);
+      CAPTURE(l);
+      const auto diff = check(solution, {n, l, 3, r.number});
+      CHECK_MESSAGE(!diff, diff.value_or(""));
+    }
+}
+
+TEST_CASE("launch counts follow from N and the elements per work-group") {
+  const auto solution = kit::lab_file(lab04::kLab, lab04::kKernelFile, true);
+  int launches = 0;
+  check(solution, {1048581, 256, 3, 1}, &launches);
+  CHECK(launches == 3);  // 1048581 -> 4097 -> 17 -> 1
+  check(solution, {1048581, 256, 3, 4}, &launches);
+  CHECK(launches == 3);  // 512 per group: 1048581 -> 2049 -> 5 -> 1
+}
+
+TEST_CASE("the starter compiles and every rung fails") {
+  for (const lab04::Rung& r : lab04::rungs()) {
+    CAPTURE(r.kernel);
+    CHECK(check(kit::lab_file(lab04::kLab, lab04::kKernelFile, false), {1000, 64, 3, r.number}));
+  }
+}
+
+TEST_CASE("a rung-4 kernel without the first add gets its hint") {
+  const lab04::Case c{1000, 64, 3, 4};
+  const auto in = lab04::make_input(c);
+  const auto out = lab04::run(test::runtime(), test::data("tree_without_first_add.cl"), c, in, 0, 1);
+  const auto e = lab04::expected(c, in);
+  REQUIRE(lab04::first_difference(c, out, e));
+  CHECK(lab04::diagnose(c, in, out, e).find("add in[i] and in[i + L] while loading") != std::string::npos);
+}
+
+TEST_CASE("L = 1 and unknown rungs are refused with the reason") {
+  CHECK_THROWS_WITH_AS(lab04::validate({100, 1, 1, 1}), doctest::Contains("the reduction never ends"), kit::Error);
+  CHECK_THROWS_WITH_AS(lab04::validate({100, 48, 1, 1}), doctest::Contains("local size 48"), kit::Error);
+  CHECK_THROWS_WITH_AS(lab04::validate({100, 64, 1, 6}), doctest::Contains("rung 6 does not exist"), kit::Error);
+  const auto table = test::run_program("04-tree-reductions", "--solution --check --elements 100000 --local 128 --repeats 1");
+  CHECK(table.exit_code == 0);
+  CHECK(table.output.find("reduce5_unrolled") != std::string::npos);
+  CHECK(table.output.find("FAIL") == std::string::npos);
+}

@@ -1,0 +1,77 @@
+// Labs 01 and 02 on PoCL: exact outputs, the guard for N not a multiple of L, hints.
+#include <doctest/doctest.h>
+
+#include <cmath>
+
+#include "elementwise.hpp"
+#include "kit/errors.hpp"
+#include "kit/paths.hpp"
+#include "support.hpp"
+
+namespace {
+elementwise::Outputs run(const elementwise::Lab& lab, const std::filesystem::path& kernel, const elementwise::Case& c) {
+  return elementwise::run(test::runtime(), lab, kernel, c, elementwise::make_inputs(lab, c), 0, 1);
+}
+bool correct(const elementwise::Lab& lab, const std::filesystem::path& kernel, const elementwise::Case& c) {
+  const auto out = run(lab, kernel, c);
+  return !elementwise::first_wrong(elementwise::expected(lab, elementwise::make_inputs(lab, c)), out) && !out.written_past_end;
+}
+}  // namespace
+
+TEST_CASE("the solutions of labs 01 and 02 are exact for awkward sizes") {
+  for (const elementwise::Lab* lab : {&elementwise::array_mult(), &elementwise::array_mult_add()}) {
+    const auto solution = kit::lab_file(lab->id, lab->kernel_file, true);
+    for (const auto& [n, l] : std::vector<std::pair<std::size_t, std::size_t>>{{1, 1}, {5, 256}, {1000, 64}, {4096, 4096}, {10007, 1000}, {65537, 32}})
+      for (const kit::DataKind kind : {kit::DataKind::Integers, kit::DataKind::Reals}) {
+        if (lab->inputs == 3 && kind == kit::DataKind::Reals) continue;  // a*b+c in reals may be fused: not exact
+        CAPTURE(lab->id);
+        CAPTURE(n);
+        CAPTURE(l);
+        CHECK(correct(*lab, solution, {n, l, kind, 7}));
+      }
+  }
+}
+
+TEST_CASE("the starters of labs 01 and 02 compile and fail") {
+  for (const elementwise::Lab* lab : {&elementwise::array_mult(), &elementwise::array_mult_add()}) {
+    CAPTURE(lab->id);
+    const auto out = run(*lab, kit::lab_file(lab->id, lab->kernel_file, false), {1000, 64, kit::DataKind::Integers, 3});
+    const auto wrong = elementwise::first_wrong(elementwise::expected(*lab, elementwise::make_inputs(*lab, {1000, 64, kit::DataKind::Integers, 3})), out);
+    REQUIRE(wrong);
+    CHECK(std::isnan(wrong->got));  // nothing written
+  }
+}
+
+TEST_CASE("a kernel without the guard is caught writing past the end, with the hint") {
+  const auto& lab = elementwise::array_mult();
+  const elementwise::Case c{1000, 64, kit::DataKind::Integers, 3};
+  const auto out = run(lab, test::data("unguarded_mult.cl"), c);
+  REQUIRE(out.written_past_end);
+  CHECK(*out.written_past_end == 1000);
+  CHECK(elementwise::describe(lab, c, out, std::nullopt).find("wrote dC[1000], past the last element 999") != std::string::npos);
+  CHECK(elementwise::diagnose(lab, elementwise::make_inputs(lab, c), out, std::nullopt).find("if (gid < n)") != std::string::npos);
+  CHECK_FALSE(run(lab, test::data("unguarded_mult.cl"), {1024, 64, kit::DataKind::Integers, 3}).written_past_end);  // N a multiple
+}
+
+TEST_CASE("lab 02 names a forgotten addend") {
+  const auto& lab = elementwise::array_mult_add();
+  const elementwise::Case c{1000, 64, kit::DataKind::Integers, 5};
+  const auto in = elementwise::make_inputs(lab, c);
+  const auto out = run(lab, test::data("mult_add_without_c.cl"), c);
+  const auto wrong = elementwise::first_wrong(elementwise::expected(lab, in), out);
+  REQUIRE(wrong);
+  CHECK(elementwise::diagnose(lab, in, out, wrong) == "that is A * B alone: add C");
+}
+
+TEST_CASE("the element-wise programs: table mode, check, bad options") {
+  const auto table = test::run_program("02-array-mult-add", "--solution --check --elements 1000,4Ki --local 8,64 --repeats 1");
+  CHECK(table.exit_code == 0);
+  CHECK(table.output.find("GigaMultiply-Adds Per Second") != std::string::npos);
+  CHECK(table.output.find("N \\ L") != std::string::npos);
+  const auto starter = test::run_program("01-array-mult", "--check --elements 100 --local 32 --repeats 1");
+  CHECK(starter.exit_code == 1);
+  CHECK(starter.output.find("CHECK FAILED: dC[0] of 100") != std::string::npos);
+  const auto bad = test::run_program("01-array-mult", "--local 0");
+  CHECK(bad.exit_code == 1);
+  CHECK(bad.output.find("local size 0") != std::string::npos);
+}
