@@ -4,9 +4,19 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 lab=build/bin/03-array-mult-reduce
+status=0
 
 echo "== OpenCL devices"
 $lab --list
+echo
+
+echo "== Lab 01 ArrayMult and lab 02 ArrayMultAdd, solutions (every output checked)"
+build/bin/01-array-mult --solution --check --elements 1Mi,16Mi --local 8,64,256 --repeats 3 | tail -4 || status=1
+build/bin/02-array-mult-add --solution --check --elements 1Mi,16Mi --local 8,64,256 --repeats 3 | tail -4 || status=1
+echo
+
+echo "== Lab 04, the tree-reduction ladder, solution (4Mi ints, L = 256)"
+build/bin/04-tree-reductions --solution --check --elements 4Mi --local 256 --repeats 3 | tail -8 || status=1
 echo
 
 echo "== Lab 03 ArrayMultReduce, solution, on the default device"
@@ -14,7 +24,6 @@ $lab --solution --elements 1Mi --local 32 --repeats 3 | head -1
 echo "GigaNumbers Multiplied and Reduced Per Second (best of 5; every work-group sum checked)"
 locals=(8 32 128 256)
 printf '%12s' "N \\ L"; printf '%9s' "${locals[@]}"; echo
-status=0
 for n in 1Mi 4Mi 16Mi; do
   printf '%12s' "$n"
   for l in "${locals[@]}"; do

@@ -64,3 +64,10 @@ TEST_CASE("L = 1 and unknown rungs are refused with the reason") {
   CHECK(table.output.find("reduce5_unrolled") != std::string::npos);
   CHECK(table.output.find("FAIL") == std::string::npos);
 }
+
+TEST_CASE("CUDA's warp-synchronous tail is wrong on PoCL, as the lab README says") {
+  // PoCL runs a work-group's work-items one after another between barriers: without the tail's
+  // barriers, work-item 0 adds its neighbours' values before they have added theirs.
+  CHECK(check(test::data("warp_synchronous_tail.cl"), {100000, 256, 3, 5}));
+  CHECK(check(test::data("warp_synchronous_tail.cl"), {100000, 64, 3, 5}));
+}
