@@ -85,10 +85,14 @@ int main(int argc, char** argv) {
     run_case->add_option("--shown-as", rc_shown)->required();
     run_case->add_option("--case", rc_case);
     run_case->add_option("--result", rc_result)->required();
+    std::filesystem::path rc_baseline;
+    int rc_pairs = 15;
+    run_case->add_option("--baseline", rc_baseline);
+    run_case->add_option("--pairs", rc_pairs);
 
     if (const int status = kit::parse_args(app, argc, argv); status >= 0) return status;
 
-    if (*run_case) return grader::run_case_child(rc_lab, rc_kernel, rc_shown, rc_case, rc_result);
+    if (*run_case) return grader::run_case_child(rc_lab, rc_kernel, rc_shown, rc_case, rc_result, rc_baseline, rc_pairs);
 
     if (*reference) {
       const auto specs = grader::load_specs(specs_dir, split_labs(ref_labs));

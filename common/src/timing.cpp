@@ -28,4 +28,19 @@ Timing time_runs(int warmup, int repeats, const std::function<void()>& run) {
   return t;
 }
 
+double median_speed_ratio(const std::function<void()>& a, const std::function<void()>& b, int pairs) {
+  a();
+  b();
+  std::vector<double> ratios;
+  for (int i = 0; i < pairs; ++i) {
+    double t0 = omp_get_wtime();
+    a();
+    const double ta = omp_get_wtime() - t0;
+    t0 = omp_get_wtime();
+    b();
+    ratios.push_back((omp_get_wtime() - t0) / ta);
+  }
+  return median(ratios);
+}
+
 }  // namespace kit

@@ -1,6 +1,7 @@
 #include "grade.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdlib>
 #include <fstream>
 #include <map>
@@ -158,6 +159,8 @@ LabResult not_graded(const LabSpec& spec, const GradeSettings& s, const std::str
                                                                            : "the kernel file was not built");
   for (const CaseSpec& c : spec.cases)
     if (c.visible || !s.visible_only) r.cases.push_back({c.name, c.visible, 0, c.points, "not-run", why, "", 0});
+  if (spec.speed && (spec.speed->visible || !s.visible_only))
+    r.cases.push_back({kSpeedCase, spec.speed->visible, 0, spec.speed->points, "not-run", why, "", 0});
   if (spec.safety && s.safety && (spec.safety->visible || !s.visible_only))
     for (const auto& [kind, points] : spec.safety->checks)
       r.cases.push_back({safety_name(kind), spec.safety->visible, 0, points, "not-run", why, "", 0});
@@ -240,6 +243,43 @@ LabResult grade_lab(const LabSpec& spec, const LabReference& reference, const st
     }
     r.cases.push_back(cr);
   }
+  if (spec.speed && (spec.speed->visible || !s.visible_only)) {
+    const SpeedSpec& sp = *spec.speed;
+    CaseResult cr{kSpeedCase, sp.visible, 0, sp.points, "", "", "", 0};
+    limits.seconds = sp.time_limit_s;
+    const ChildRun run = run_child(s, {}, {"--lab", spec.lab, "--kernel", copy.string(), "--shown-as", found->relative, "--case",
+                                           sp.params.dump(), "--baseline", reference.baseline.string(), "--pairs",
+                                           std::to_string(sp.pairs)},
+                                   limits, s.workdir / "speed");
+    cr.seconds = run.outcome.seconds;
+    const json got = step_result(run, limits);
+    if (got.value("status", "") == "ok") {
+      const json& speed = got.at("outputs");
+      const Comparison cmp = driver.compare(sp.params, spec.tolerance, reference.reference(kSpeedCase), speed.at("outputs"));
+      const double ratio = speed.at("ratio").get<double>();
+      char text[200];
+      std::snprintf(text, sizeof text, "%.2f of the solution's speed (median of %d alternating runs; full points from %.2f)",
+                    ratio, sp.pairs, sp.full_at);
+      if (!cmp.pass) {
+        cr.status = "wrong";
+        cr.message = cmp.message + "; speed counts only for a right result";
+        cr.hint = cmp.hint;
+      } else {
+        const double fraction = std::min(1.0, ratio / sp.full_at);
+        cr.points = std::round(sp.points * fraction * 100) / 100;
+        cr.status = fraction >= 1 ? "passed" : "slow";
+        cr.message = text;
+        if (fraction < 1) cr.hint = "more elements per work-item, float4 loads, and a fixed number of work-groups";
+      }
+    } else if (got.value("status", "") == "sandbox") {
+      cr.status = got.value("end", "crashed");
+      cr.message = "the speed case " + got.value("reason", "failed");
+    } else {
+      cr.status = "error";
+      cr.message = got.value("message", "the speed case failed");
+    }
+    r.cases.push_back(cr);
+  }
   if (spec.safety && s.safety && (spec.safety->visible || !s.visible_only))
     for (CaseResult& c : safety_cases(*spec.safety, s, spec.lab, copy, found->relative, source))
       r.cases.push_back(std::move(c));
@@ -247,7 +287,8 @@ LabResult grade_lab(const LabSpec& spec, const LabReference& reference, const st
 }
 
 int run_case_child(const std::string& lab, const std::filesystem::path& kernel, const std::string& shown_as,
-                   const std::string& case_json, const std::filesystem::path& result_file) {
+                   const std::string& case_json, const std::filesystem::path& result_file,
+                   const std::filesystem::path& baseline, int pairs) {
   json result;
   try {
     const LabDriver& driver = lab_driver(lab);
@@ -256,6 +297,8 @@ int run_case_child(const std::string& lab, const std::filesystem::path& kernel, 
       const cl::Program program = kit::build_program(rt.context, rt.device, kernel, "", shown_as);
       for (const kit::KernelSignature& k : driver.kernels()) kit::make_kernel(program, k, shown_as);
       result = {{"status", "built"}};
+    } else if (!baseline.empty()) {
+      result = {{"status", "ok"}, {"outputs", driver.run_speed(rt, kernel, shown_as, baseline, json::parse(case_json), pairs)}};
     } else {
       result = {{"status", "ok"}, {"outputs", driver.run_case(rt, kernel, shown_as, json::parse(case_json))}};
     }

@@ -27,8 +27,10 @@ LabResult grade_lab(const LabSpec& spec, const LabReference& reference, const st
                     const std::string& student, const GradeSettings& settings);
 
 // The child's side (`grader run-case`): builds `kernel` (and checks its signatures) when
-// `case_json` is empty, else runs that case; writes {"status": ...} to `result_file`.
+// `case_json` is empty, times it against `baseline` in `pairs` alternating runs when one is
+// given, else runs that case; writes {"status": ...} to `result_file`.
 int run_case_child(const std::string& lab, const std::filesystem::path& kernel, const std::string& shown_as,
-                   const std::string& case_json, const std::filesystem::path& result_file);
+                   const std::string& case_json, const std::filesystem::path& result_file,
+                   const std::filesystem::path& baseline = {}, int pairs = 0);
 
 }  // namespace grader

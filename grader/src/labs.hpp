@@ -37,6 +37,10 @@ struct LabDriver {
   // Compares run_case's outputs with a stored reference under the spec's tolerance policy.
   virtual Comparison compare(const json& params, const json& policy, const json& reference,
                              const json& outputs) const = 0;
+  // The speed case: times `kernel` against `baseline` (the stored solution) alternately and
+  // returns {"ratio": candidate speed / baseline speed, "outputs": the candidate's outputs}.
+  virtual json run_speed(const kit::Runtime& rt, const std::filesystem::path& kernel, const std::string& shown_as,
+                         const std::filesystem::path& baseline, const json& params, int pairs) const;
 };
 
 // The driver of a lab by its folder name; throws kit::Error listing the known labs.

@@ -50,7 +50,14 @@ LabReference load_reference(const std::filesystem::path& dir, const LabSpec& spe
   if (entry.value("spec_sha256", "") != spec.sha256)
     throw kit::Error(file.string() + " was made from another version of " + spec.file.string() + "; " + kRegenerate);
   const json doc = json::parse(bytes);
-  return {spec.lab, doc.at("cases")};
+  LabReference ref{spec.lab, doc.at("cases"), {}};
+  if (spec.speed) {
+    ref.baseline = dir / (spec.lab + ".baseline.cl");
+    if (!std::filesystem::exists(ref.baseline) || entry.value("baseline_sha256", "") != sha256_hex(read_file(ref.baseline)))
+      throw kit::Error(ref.baseline.string() + " is missing or does not match its checksum in " + manifest_file.string() + "; " +
+                       kRegenerate);
+  }
+  return ref;
 }
 
 void make_references(const std::filesystem::path& dir, const std::vector<LabSpec>& specs,
@@ -78,9 +85,23 @@ void make_references(const std::filesystem::path& dir, const std::vector<LabSpec
       // The solution's outputs are recorded by checksum: they passed the comparison just above.
       cases[c.name] = {{"params", c.params}, {"reference", reference}, {"solution_sha256", sha256_hex(outputs.dump())}};
     }
+    if (spec.speed) {
+      progress << spec.lab << ": " << kSpeedCase << "\n" << std::flush;
+      const json& params = spec.speed->params;
+      json reference = driver.reference(params), outputs = driver.run_case(rt, kernel, kernel.string(), params);
+      outputs.erase("seconds");
+      const Comparison check = driver.compare(params, spec.tolerance, reference, outputs);
+      if (!check.pass) throw kit::Error("the solution " + kernel.string() + " fails the speed case of " + spec.lab + ": " + check.message);
+      cases[kSpeedCase] = {{"params", params}, {"reference", reference}, {"solution_sha256", sha256_hex(outputs.dump())}};
+    }
     const std::string bytes = json{{"lab", spec.lab}, {"cases", cases}}.dump() + "\n";
     write_file_atomically(dir / (spec.lab + ".json"), bytes);
     manifest["labs"][spec.lab] = {{"file", spec.lab + ".json"}, {"sha256", sha256_hex(bytes)}, {"spec_sha256", spec.sha256}};
+    if (spec.speed) {  // the speed case times students against this copy: no solutions/ needed to grade
+      const std::string source = read_file(kernel);
+      write_file_atomically(dir / (spec.lab + ".baseline.cl"), source);
+      manifest["labs"][spec.lab]["baseline_sha256"] = sha256_hex(source);
+    }
   }
   write_file_atomically(manifest_file, manifest.dump(2) + "\n");
 }

@@ -15,6 +15,7 @@ namespace grader {
 struct LabReference {
   std::string lab;
   json cases;  // case name -> {"params", "reference", "solution_sha256"}
+  std::filesystem::path baseline;  // the stored solution kernel for the speed case, if the lab has one
   const json& reference(const std::string& case_name) const;
 };
 

@@ -43,6 +43,7 @@ double LabSpec::max_points(bool visible_only, bool with_safety) const {
   double total = 0;
   for (const CaseSpec& c : cases)
     if (c.visible || !visible_only) total += c.points;
+  if (speed && (speed->visible || !visible_only)) total += speed->points;
   if (safety && with_safety && (safety->visible || !visible_only))
     for (const auto& check : safety->checks) total += check.second;
   return total;
@@ -136,6 +137,24 @@ LabSpec load_spec(const std::filesystem::path& file) {
     spec.cases.push_back(c);
   }
   if (doc.contains("safety")) spec.safety = load_safety(file.string(), doc["safety"], driver);
+  if (doc.contains("speed")) {
+    const Reader r{file.string() + ": speed", doc["speed"]};
+    SpeedSpec s;
+    s.params = r.need("case");
+    try {
+      driver.validate_case(s.params);
+    } catch (const kit::Error& e) {
+      r.fail("case", e.what());
+    }
+    s.points = r.number("points", 0, true);
+    s.full_at = r.number("full_at", 0.8);
+    s.pairs = int(r.number("pairs", 15));
+    s.time_limit_s = r.number("time_limit_s", 60);
+    const std::string visibility = r.text("visibility");
+    if (visibility != "visible" && visibility != "hidden") r.fail("visibility", "must be \"visible\" or \"hidden\"");
+    s.visible = visibility == "visible";
+    spec.speed = s;
+  }
   return spec;
 }
 

@@ -35,6 +35,18 @@ struct SafetySpec {
   std::vector<AllowedFinding> allow;
 };
 
+// The speed case: the kernel timed against the stored solution, alternately; full points from a
+// speed ratio of `full_at`, in proportion below it, none when the result is wrong.
+struct SpeedSpec {
+  json params;
+  double points = 0;
+  double full_at = 0.8;
+  int pairs = 15;
+  double time_limit_s = 60;
+  bool visible = true;
+};
+inline const std::string kSpeedCase = "speed against the solution";
+
 inline const std::vector<std::string> kSafetyKinds = {"data-race", "barrier-divergence", "invalid-access", "uninitialized"};
 
 struct LabSpec {
@@ -46,6 +58,7 @@ struct LabSpec {
   std::size_t memory_limit_mb = 1024;
   std::vector<CaseSpec> cases;
   std::optional<SafetySpec> safety;
+  std::optional<SpeedSpec> speed;
 
   double max_points(bool visible_only = false, bool with_safety = true) const;
 };

@@ -1,0 +1,191 @@
+// The kit's reduction benchmark: lab 03's ArrayMultReduce swept over array sizes and work-group
+// sizes (the lecture's graph), and on the same data, in the same run: lab 06's cascade (the kit's
+// fastest kernel), an OpenMP simd dot product on the host CPU, and a read-only streaming kernel
+// that measures the device's memory-bandwidth roof. Writes one CSV row per measurement.
+#include <omp.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <cstdio>
+#include <ctime>
+#include <fstream>
+#include <iostream>
+
+#include "array_mult_reduce.hpp"
+#include "cascade.hpp"
+#include "kit/baseline.hpp"
+#include "kit/cli.hpp"
+#include "kit/errors.hpp"
+#include "kit/paths.hpp"
+
+namespace {
+
+struct Row {
+  std::string kernel;
+  std::size_t elements, local, groups;
+  kit::Timing timing;
+};
+
+std::string today() {
+  const std::time_t now = std::time(nullptr);
+  char text[16];
+  std::strftime(text, sizeof text, "%Y-%m-%d", std::gmtime(&now));
+  return text;
+}
+
+std::string slug(std::string s) {
+  for (char& c : s)
+    if (!std::isalnum(static_cast<unsigned char>(c))) c = '-';
+  return s;
+}
+
+double gib(double bytes) { return bytes / double(1 << 30); }
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  return kit::guarded_main([&] {
+    CLI::App app{"Reduction benchmark: the lecture's graph, reproduced on your device"};
+    kit::DeviceOptions device;
+    kit::add_device_options(app, device);
+    std::vector<std::string> sizes{"1Mi", "2Mi", "4Mi", "8Mi", "16Mi", "32Mi", "64Mi", "128Mi", "256Mi"};
+    std::vector<std::size_t> locals{8, 16, 32, 64, 128, 256, 512};
+    std::string kernel_path, out_path;
+    int warmup = 1, repeats = 3;
+    bool quick = false, no_openmp = false;
+    std::size_t cascade_local = 0, cascade_groups = 0;
+    app.add_option("--sizes", sizes, "Array sizes N (MegaNumbers on the graph's axis)")->delimiter(',')->capture_default_str();
+    app.add_option("--locals", locals, "Work-group sizes for lab 03 (clamped to the device)")->delimiter(',')->capture_default_str();
+    app.add_option("-k,--kernel", kernel_path, "Lab 03 kernel to sweep (default: the solution)");
+    app.add_option("--cascade-local", cascade_local, "Work-group size of the cascade kernel (default: lab 06's)");
+    app.add_option("--cascade-groups", cascade_groups, "Work-groups of the cascade kernel (default: 8 x compute units)");
+    app.add_option("--warmup", warmup, "Untimed runs per measurement")->capture_default_str();
+    app.add_option("--repeats", repeats, "Timed runs per measurement (best and median)")->capture_default_str();
+    app.add_flag("--quick", quick, "A first look in under a minute: 1Mi, 4Mi, 16Mi; L = 32, 128; 2 repeats");
+    app.add_flag("--no-openmp", no_openmp, "Skip the host CPU baseline");
+    app.add_option("-o,--out", out_path, "CSV file (default: build/bench/<device>-<date>.csv)");
+    if (const int status = kit::parse_args(app, argc, argv); status >= 0) return status;
+    if (kit::handle_list(device)) return 0;
+    if (quick) {
+      sizes = {"1Mi", "4Mi", "16Mi"};
+      locals = {32, 128};
+      repeats = 2;
+    }
+    std::vector<std::size_t> ns;
+    for (const std::string& s : sizes) ns.push_back(kit::parse_count(s));
+    const std::size_t n_max = *std::max_element(ns.begin(), ns.end());
+
+    const kit::Runtime rt = kit::Runtime::open(device);
+    const std::size_t device_max = rt.device.getInfo<CL_DEVICE_MAX_WORK_GROUP_SIZE>();
+    std::vector<std::size_t> wgs;
+    for (std::size_t l : locals)
+      if (l <= device_max) wgs.push_back(l);
+      else std::cout << "work-group size " << l << " skipped: above this device's maximum " << device_max << "\n";
+
+    // Memory, said up front: two input arrays on the host and on the device, plus small buffers.
+    const double host_bytes = 2.0 * n_max * sizeof(float), device_bytes = 2.0 * n_max * sizeof(float);
+    const double host_memory = double(sysconf(_SC_PHYS_PAGES)) * double(sysconf(_SC_PAGESIZE));
+    const double device_memory = double(rt.device.getInfo<CL_DEVICE_GLOBAL_MEM_SIZE>());
+    const double max_alloc = double(rt.device.getInfo<CL_DEVICE_MAX_MEM_ALLOC_SIZE>());
+    std::printf("Device: %s\nMemory: the largest size, N = %zu, needs %.2f GiB on the host and %.2f GiB on the device "
+                "(host has %.1f GiB, device %.1f GiB, largest allocation %.2f GiB)\n",
+                rt.summary().c_str(), n_max, gib(host_bytes), gib(device_bytes), gib(host_memory), gib(device_memory),
+                gib(max_alloc));
+    // PoCL's device memory is the host's: both copies live in host memory.
+    const bool shared = (rt.device.getInfo<CL_DEVICE_TYPE>() & CL_DEVICE_TYPE_CPU) != 0;
+    if (n_max * sizeof(float) > max_alloc || device_bytes > 0.9 * device_memory ||
+        (shared ? host_bytes + device_bytes : host_bytes) > 0.8 * host_memory)
+      throw kit::Error("N = " + std::to_string(n_max) + " does not fit: it needs " + std::to_string(gib(host_bytes)).substr(0, 5) +
+                       " GiB of host memory and " + std::to_string(gib(device_bytes)).substr(0, 5) +
+                       " GiB of device memory (one array of " + std::to_string(gib(n_max * 4.0)).substr(0, 5) +
+                       " GiB per allocation); choose smaller --sizes");
+
+    const std::filesystem::path lab03_file =
+        kernel_path.empty() ? kit::lab_file(lab03::kLab, lab03::kKernelFile, true) : std::filesystem::path(kernel_path);
+    const std::filesystem::path cascade_file = kit::lab_file(lab06::kLab, lab06::kKernelFile, true);
+    const std::filesystem::path stream_file = kit::root() / "bench" / "StreamRead.cl";
+
+    const auto start = std::chrono::steady_clock::now();
+    lab03::Case big{n_max, 1, kit::DataKind::Reals, 1};
+    const lab03::Inputs in = lab03::make_inputs(big);
+    const lab06::Inputs cascade_in{in.a, in.b};
+    std::vector<Row> rows;
+    cl::Program stream_program = kit::build_program(rt.context, rt.device, stream_file);
+    cl::Kernel stream(stream_program, "StreamRead");
+    const std::size_t total = ns.size() * (wgs.size() + 3);
+    std::size_t done = 0;
+    const auto progress = [&](const std::string& what) {
+      const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+      std::fprintf(stderr, "\r[%3zu/%zu] %6.1f s  %-60s", ++done, total, s, what.c_str());
+    };
+    for (std::size_t n : ns) {
+      for (std::size_t l : wgs) {
+        progress("ArrayMultReduce N = " + kit::format_count(n) + ", L = " + std::to_string(l));
+        if (n % l) continue;
+        const lab03::Case c{n, l, kit::DataKind::Reals, 1};
+        rows.push_back({"ArrayMultReduce", n, l, n / l, lab03::run(rt, lab03_file, c, in, warmup, repeats).timing});
+      }
+      progress("CascadeDot N = " + kit::format_count(n));
+      {
+        lab06::Runner runner(rt, cascade_file, {n, cascade_local, cascade_groups, kit::DataKind::Reals, 1, false}, cascade_in);
+        rows.push_back({"CascadeDot", n, runner.local(), runner.groups(), runner.run(warmup, repeats).timing});
+      }
+      progress("StreamRead roof N = " + kit::format_count(n));
+      {
+        const std::size_t groups = 8 * rt.device.getInfo<CL_DEVICE_MAX_COMPUTE_UNITS>(), l = std::min<std::size_t>(256, device_max);
+        cl::Buffer a(rt.context, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, n * 4, const_cast<float*>(in.a.data()));
+        cl::Buffer b(rt.context, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, n * 4, const_cast<float*>(in.b.data()));
+        cl::Buffer out(rt.context, CL_MEM_WRITE_ONLY, groups * l * 4);
+        stream.setArg(0, a);
+        stream.setArg(1, b);
+        stream.setArg(2, out);
+        stream.setArg(3, cl_uint(n / 4));
+        const kit::Timing t = kit::time_runs(warmup, repeats, [&] {
+          rt.queue.enqueueNDRangeKernel(stream, cl::NullRange, cl::NDRange(groups * l), cl::NDRange(l));
+          rt.queue.finish();
+        });
+        rows.push_back({"StreamRead roof", n, l, groups, t});
+      }
+      progress("OpenMP N = " + kit::format_count(n));
+      if (!no_openmp)
+        rows.push_back({"OpenMP simd (host CPU)", n, 0, std::size_t(omp_get_max_threads()),
+                        kit::time_runs(warmup, repeats, [&] { kit::openmp_dot(in.a.data(), in.b.data(), n); })});
+    }
+    const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    std::fprintf(stderr, "\n");
+
+    const std::string name = rt.device_name(), date = today();
+    if (out_path.empty()) out_path = (std::filesystem::path("build") / "bench" / (slug(name) + "-" + date + ".csv")).string();
+    if (std::filesystem::path(out_path).has_parent_path()) std::filesystem::create_directories(std::filesystem::path(out_path).parent_path());
+    std::ofstream csv(out_path);
+    csv << "device,platform,driver,compute_units,date,kernel,elements,local,groups,best_s,median_s,gnums_best,gnums_median,gbytes_per_s\n";
+    const std::string platform = rt.platform.getInfo<CL_PLATFORM_NAME>().c_str(), driver = rt.device.getInfo<CL_DRIVER_VERSION>().c_str();
+    for (const Row& r : rows) {
+      char line[512];
+      std::snprintf(line, sizeof line, "\"%s\",\"%s\",\"%s\",%u,%s,%s,%zu,%zu,%zu,%.9f,%.9f,%.4f,%.4f,%.3f\n", name.c_str(),
+                    platform.c_str(), driver.c_str(), rt.device.getInfo<CL_DEVICE_MAX_COMPUTE_UNITS>(), date.c_str(),
+                    r.kernel.c_str(), r.elements, r.local, r.groups, r.timing.best, r.timing.median,
+                    r.elements / r.timing.best / 1e9, r.elements / r.timing.median / 1e9, 8.0 * r.elements / r.timing.best / 1e9);
+      csv << line;
+    }
+    csv.close();
+    // Headline ratios at the largest size.
+    double lab03_best = 0, cascade = 0, roof = 0, openmp = 0;
+    for (const Row& r : rows) {
+      if (r.elements != n_max) continue;
+      const double g = r.elements / r.timing.best / 1e9;
+      if (r.kernel == "ArrayMultReduce") lab03_best = std::max(lab03_best, g);
+      if (r.kernel == "CascadeDot") cascade = g;
+      if (r.kernel == "StreamRead roof") roof = g;
+      if (r.kernel == "OpenMP simd (host CPU)") openmp = g;
+    }
+    std::printf("Swept %zu sizes x %zu work-group sizes in %.1f s; wrote %s\n", ns.size(), wgs.size(), seconds, out_path.c_str());
+    std::printf("At N = %s: ArrayMultReduce best %.2f GNum/s, CascadeDot %.2f, roof %.2f (%.1f GB/s)", kit::format_count(n_max).c_str(),
+                lab03_best, cascade, roof, roof * 8);
+    if (openmp > 0) std::printf(", OpenMP %.2f", openmp);
+    std::printf("\nRatios: cascade / roof = %.2f, cascade / ArrayMultReduce = %.2f", cascade / roof, cascade / lab03_best);
+    if (openmp > 0) std::printf(", cascade / OpenMP = %.2f", cascade / openmp);
+    std::printf("\n");
+    return 0;
+  });
+}

@@ -1,0 +1,132 @@
+#include "cascade.hpp"
+
+#include <omp.h>
+
+#include <cmath>
+#include <cstdio>
+
+#include "kit/errors.hpp"
+#include "kit/reference.hpp"
+
+namespace lab06 {
+
+const std::vector<kit::KernelSignature>& signatures() {
+  static const std::vector<kit::KernelSignature> all = {
+      {"DotCascade",
+       {"global const float *dA", "global const float *dB", "local float *scratch", "global float *partials", "const uint n"}},
+      {"SumPartials", {"global const float *partials", "global float *result", "local float *scratch", "const uint count"}}};
+  return all;
+}
+
+void validate(const Case& c) {
+  if (c.local != 0 && (c.local & (c.local - 1)) != 0)
+    throw kit::Error("local size " + std::to_string(c.local) + " is not a power of two (the local tree needs one)");
+  if (c.elements == 0) throw kit::Error("element count 0: there is nothing to reduce");
+  if (c.elements > std::size_t(UINT32_MAX)) throw kit::Error("element count " + std::to_string(c.elements) + " does not fit a uint");
+}
+
+Inputs make_inputs(const Case& c) {
+  return {kit::make_data(c.kind, c.seed, 1, c.elements), kit::make_data(c.kind, c.seed, 2, c.elements)};
+}
+
+Runner::Runner(const kit::Runtime& rt, const std::filesystem::path& kernel_file, const Case& c_in, const Inputs& in,
+               const std::string& shown_as)
+    : rt_(rt), c_(c_in) {
+  validate(c_in);
+  const std::string name = shown_as.empty() ? kernel_file.string() : shown_as;
+  const bool cpu = (rt.device.getInfo<CL_DEVICE_TYPE>() & CL_DEVICE_TYPE_CPU) != 0;
+  if (c_.local == 0) c_.local = cpu ? 1 : std::min<std::size_t>(1024, rt.device.getInfo<CL_DEVICE_MAX_WORK_GROUP_SIZE>());
+  const Case& c = c_;
+  cl::Program program = kit::build_program(rt.context, rt.device, kernel_file, cpu ? "-D CONTIGUOUS" : "", name);
+  dot_ = kit::make_kernel(program, signatures()[0], name);
+  sum_ = kit::make_kernel(program, signatures()[1], name);
+  kit::check_local_size(rt.device, dot_, c.local, c.local * sizeof(float));
+  kit::check_local_size(rt.device, sum_, c.local, c.local * sizeof(float));
+  groups_ = c.groups ? c.groups : kGroupsPerComputeUnit * rt.device.getInfo<CL_DEVICE_MAX_COMPUTE_UNITS>();
+  const std::size_t bytes = c.elements * sizeof(float);
+  const cl_ulong max_alloc = rt.device.getInfo<CL_DEVICE_MAX_MEM_ALLOC_SIZE>();
+  if (bytes > max_alloc)
+    throw kit::Error("an array of " + std::to_string(c.elements) + " floats (" + std::to_string(bytes >> 20) +
+                     " MiB) is above this device's largest allocation, " + std::to_string(max_alloc >> 20) + " MiB");
+  a_ = cl::Buffer(rt.context, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, bytes, const_cast<float*>(in.a.data()));
+  b_ = cl::Buffer(rt.context, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, bytes, const_cast<float*>(in.b.data()));
+  partials_ = cl::Buffer(rt.context, CL_MEM_READ_WRITE, groups_ * sizeof(float));
+  result_ = cl::Buffer(rt.context, CL_MEM_READ_WRITE, sizeof(float));
+  host_partials_.resize(groups_);
+  dot_.setArg(0, a_);
+  dot_.setArg(1, b_);
+  dot_.setArg(2, cl::Local(c.local * sizeof(float)));
+  dot_.setArg(3, partials_);
+  dot_.setArg(4, cl_uint(c.elements));
+  sum_.setArg(0, partials_);
+  sum_.setArg(1, result_);
+  sum_.setArg(2, cl::Local(c.local * sizeof(float)));
+  sum_.setArg(3, cl_uint(groups_));
+}
+
+double Runner::run_once() {
+  const double t0 = omp_get_wtime();
+  rt_.queue.enqueueNDRangeKernel(dot_, cl::NullRange, cl::NDRange(groups_ * c_.local), cl::NDRange(c_.local));
+  if (c_.device_combine) {
+    rt_.queue.enqueueNDRangeKernel(sum_, cl::NullRange, cl::NDRange(c_.local), cl::NDRange(c_.local));
+    float r = 0;
+    rt_.queue.enqueueReadBuffer(result_, CL_TRUE, 0, sizeof r, &r);
+    host_result_ = r;
+  } else {
+    rt_.queue.enqueueReadBuffer(partials_, CL_TRUE, 0, groups_ * sizeof(float), host_partials_.data());
+    double sum = 0;
+    for (float p : host_partials_) sum += p;
+    host_result_ = sum;
+  }
+  return omp_get_wtime() - t0;
+}
+
+Outputs Runner::run(int warmup, int repeats) {
+  Outputs out;
+  out.timing = kit::time_runs(warmup, repeats, [&] { run_once(); });
+  rt_.queue.enqueueReadBuffer(partials_, CL_TRUE, 0, groups_ * sizeof(float), host_partials_.data());
+  out.partials = host_partials_;
+  out.result = host_result_;
+  out.groups = groups_;
+  out.local = c_.local;
+  return out;
+}
+
+Expected expected(const Inputs& in) {
+  Expected e;
+  for (std::size_t i = 0; i < in.a.size(); ++i) {
+    const double p = double(in.a[i]) * double(in.b[i]);
+    e.value += p;
+    e.abs += std::fabs(p);
+  }
+  return e;
+}
+
+double tolerance(const Case& c, std::size_t groups, const Expected& e) {
+  if (c.kind == kit::DataKind::Integers && e.abs < 0x1p24) return 0;
+  const std::size_t L = std::max<std::size_t>(1, c.local);
+  const std::size_t per_lane = (c.elements + 4 * groups * L - 1) / (4 * groups * L);
+  std::size_t depth = 1 + per_lane + 2 + 1 + kit::tree_depth(L);
+  if (c.device_combine) depth += (groups + L - 1) / L + kit::tree_depth(L);
+  return kit::gamma_float(depth) * e.abs + kit::gamma_double(c.elements + groups) * e.abs;
+}
+
+std::optional<std::string> difference(const Case& c, const Outputs& out, const Expected& e) {
+  Case ran = c;
+  if (out.local) ran.local = out.local;  // the work-group size actually used (c.local may say "default")
+  const double tol = tolerance(ran, out.groups, e);
+  if (std::fabs(out.result - e.value) <= tol) return std::nullopt;
+  char text[256];
+  std::snprintf(text, sizeof text, "dot product of %zu elements (%zu work-groups of %zu, combined on the %s): expected %.9g, got %.9g (%s%.3g)",
+                c.elements, out.groups, ran.local, c.device_combine ? "device" : "host", e.value, out.result,
+                tol == 0 ? "exact" : "tolerance ", tol == 0 ? 0.0 : tol);
+  std::string message = text;
+  if (tol == 0) message = message.substr(0, message.rfind(" (")) + " (exact)";
+  return message;
+}
+
+double speed_ratio(Runner& candidate, Runner& baseline, int pairs) {
+  return kit::median_speed_ratio([&] { candidate.run_once(); }, [&] { baseline.run_once(); }, pairs);
+}
+
+}  // namespace lab06

@@ -1,0 +1,80 @@
+#pragma once
+// Lab 06 host logic, shared by the lab's program, the grader and the benchmark: lab 03's dot
+// product as a cascade — a fixed number of work-groups, many elements per work-item with float4
+// loads, one local tree and one partial per work-group, then a final combine on the host or in a
+// second, one-work-group launch.
+#include <cstdint>
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "kit/data.hpp"
+#include "kit/device.hpp"
+#include "kit/program.hpp"
+#include "kit/timing.hpp"
+
+namespace lab06 {
+
+inline const std::string kLab = "06-cascade-reduction";
+inline const std::string kKernelFile = "CascadeDot.cl";
+const std::vector<kit::KernelSignature>& signatures();  // DotCascade, SumPartials
+
+struct Case {
+  std::size_t elements = std::size_t(64) << 20;
+  std::size_t local = 0;   // 0: 1 on a CPU (one contiguous run per work-item), else min(1024, device max)
+  std::size_t groups = 0;  // 0: kGroupsPerComputeUnit x the device's compute units
+  kit::DataKind kind = kit::DataKind::Reals;
+  std::uint64_t seed = 1;
+  bool device_combine = false;  // SumPartials on the device instead of adding partials on the host
+};
+inline constexpr std::size_t kGroupsPerComputeUnit = 8;
+void validate(const Case& c);  // L a power of two (or 0 for the default), N >= 1
+
+struct Inputs {
+  std::vector<float> a, b;
+};
+Inputs make_inputs(const Case& c);
+
+struct Outputs {
+  double result = 0;  // the dot product: partials added on the host in double, or SumPartials' float
+  std::vector<float> partials;
+  std::size_t groups = 0, local = 0;
+  kit::Timing timing;  // the launch(es), and the partials' read-back and host add when combined there
+};
+
+// Builds the kernels once and keeps the buffers, so that one run can be timed against another's.
+class Runner {
+ public:
+  Runner(const kit::Runtime& rt, const std::filesystem::path& kernel_file, const Case& c, const Inputs& in,
+         const std::string& shown_as = "");
+  double run_once();                    // one reduction; returns its seconds
+  Outputs run(int warmup, int repeats);  // timed, with the last run's outputs
+  std::size_t groups() const { return groups_; }
+  std::size_t local() const { return c_.local; }
+
+ private:
+  const kit::Runtime& rt_;
+  Case c_;
+  std::size_t groups_;
+  cl::Kernel dot_, sum_;
+  cl::Buffer a_, b_, partials_, result_;
+  std::vector<float> host_partials_;
+  double host_result_ = 0;
+};
+
+struct Expected {
+  double value = 0, abs = 0;
+};
+Expected expected(const Inputs& in);
+
+// Whole-number data with sum|a_i b_i| below 2^24: exact. Otherwise gamma_D * sum|a_i b_i| with D
+// the most roundings one product meets: its own, ceil(N / 4GL) adds in a float4 lane, 2 to join
+// the lanes, 1 for the tail, log2 L in the tree, and on the device ceil(G / L) + log2 L more.
+double tolerance(const Case& c, std::size_t groups, const Expected& e);
+std::optional<std::string> difference(const Case& c, const Outputs& out, const Expected& e);
+
+// kit::median_speed_ratio of two runners: above 1 the candidate is faster.
+double speed_ratio(Runner& candidate, Runner& baseline, int pairs);
+
+}  // namespace lab06

@@ -1,0 +1,89 @@
+// Lab 06 host program: the cascade dot product. It measures the kernel with both final combines
+// (partials added on the host, or a second tiny launch), and against the OpenMP CPU baseline or
+// the solution kernel when asked.
+#include <omp.h>
+
+#include <cstdio>
+#include <iostream>
+
+#include "cascade.hpp"
+#include "kit/baseline.hpp"
+#include "kit/cli.hpp"
+#include "kit/errors.hpp"
+#include "kit/paths.hpp"
+
+int main(int argc, char** argv) {
+  return kit::guarded_main([&] {
+    CLI::App app{"Lab 06: the cascade dot product, the kit's fastest kernel"};
+    kit::DeviceOptions device;
+    kit::add_device_options(app, device);
+    std::string elements = "64Mi", data = "real", kernel_path, combine = "both";
+    lab06::Case c;
+    bool solution = false, check = false, vs_openmp = false, vs_solution = false;
+    int warmup = 2, repeats = 10;
+    app.add_option("-n,--elements", elements, "N; suffixes K, M, G, Ki, Mi, Gi")->capture_default_str();
+    app.add_option("-l,--local", c.local, "Work-group size L, a power of two (default: 1 on a CPU, 1024 on a GPU)");
+    app.add_option("-g,--groups", c.groups, "Work-groups (default: 8 x compute units)");
+    app.add_option("--combine", combine, "Final combine: host, device or both")->capture_default_str();
+    app.add_option("-k,--kernel", kernel_path, "Kernel file (default: this lab's CascadeDot.cl)");
+    app.add_flag("--solution", solution, "Use the finished kernels from solutions/");
+    app.add_flag("--check", check, "Check the dot product; exit 1 if it is wrong");
+    app.add_flag("--vs-openmp", vs_openmp, "Also time the OpenMP simd dot product on the host CPU; print the ratio");
+    app.add_flag("--vs-solution", vs_solution, "Time the kernel against the solution, alternately, as the grader does");
+    app.add_option("--data", data, "Input data: int or real")->capture_default_str();
+    app.add_option("--seed", c.seed, "Seed of the deterministic input data")->capture_default_str();
+    app.add_option("--warmup", warmup, "Untimed runs")->capture_default_str()->check(CLI::NonNegativeNumber);
+    app.add_option("--repeats", repeats, "Timed runs (best and median reported)")->capture_default_str()->check(CLI::PositiveNumber);
+    if (const int status = kit::parse_args(app, argc, argv); status >= 0) return status;
+    if (kit::handle_list(device)) return 0;
+    if (!kernel_path.empty() && solution) throw kit::Error("give either --kernel or --solution, not both");
+    if (combine != "host" && combine != "device" && combine != "both")
+      throw kit::Error("--combine '" + combine + "' is not one of: host, device, both");
+    c.elements = kit::parse_count(elements);
+    c.kind = kit::parse_data_kind(data);
+    lab06::validate(c);
+    const std::filesystem::path file =
+        kernel_path.empty() ? kit::lab_file(lab06::kLab, lab06::kKernelFile, solution) : std::filesystem::path(kernel_path);
+
+    const kit::Runtime rt = kit::Runtime::open(device);
+    const lab06::Inputs in = lab06::make_inputs(c);
+    const lab06::Expected e = lab06::expected(in);
+    std::cout << "Device: " << rt.summary() << "\nKernel: " << file.string() << "\n";
+    std::printf("%-8s %6s %6s %10s %10s %9s %16s %s\n", "combine", "L", "groups", "best (ms)", "median", "GNum/s", "result",
+                check ? "check" : "");
+    int status = 0;
+    double best_rate = 0;
+    for (const bool on_device : {false, true}) {
+      if ((on_device && combine == "host") || (!on_device && combine == "device")) continue;
+      c.device_combine = on_device;
+      lab06::Runner runner(rt, file, c, in);
+      const lab06::Outputs out = runner.run(warmup, repeats);
+      const double rate = double(c.elements) / out.timing.best / 1e9;
+      best_rate = std::max(best_rate, rate);
+      const auto diff = lab06::difference(c, out, e);
+      std::printf("%-8s %6zu %6zu %10.3f %10.3f %9.2f %16.9g %s\n", on_device ? "device" : "host", out.local, out.groups,
+                  out.timing.best * 1e3, out.timing.median * 1e3, rate, out.result, !check ? "" : diff ? "FAIL" : "ok");
+      if (check && diff) {
+        std::printf("CHECK FAILED: %s\n", diff->c_str());
+        status = 1;
+      }
+    }
+    std::printf("reference: %.9g (host, double)\n", e.value);
+    if (vs_openmp) {
+      const auto openmp = [&] { kit::openmp_dot(in.a.data(), in.b.data(), c.elements); };
+      const kit::Timing t = kit::time_runs(warmup, repeats, openmp);
+      c.device_combine = false;
+      lab06::Runner runner(rt, file, c, in);
+      const double ratio = kit::median_speed_ratio([&] { runner.run_once(); }, openmp, 3 * repeats);
+      std::printf("OpenMP parallel for simd reduction, %d threads: best %.3f ms, %.2f GNum/s\n"
+                  "kernel / OpenMP = %.2f (median of %d alternating runs, host combine)\n",
+                  omp_get_max_threads(), t.best * 1e3, double(c.elements) / t.best / 1e9, ratio, 3 * repeats);
+    }
+    if (vs_solution) {
+      c.device_combine = false;
+      lab06::Runner candidate(rt, file, c, in), baseline(rt, kit::lab_file(lab06::kLab, lab06::kKernelFile, true), c, in);
+      std::printf("speed against the solution (median of 15 alternating pairs): %.2f\n", lab06::speed_ratio(candidate, baseline, 15));
+    }
+    return status;
+  });
+}

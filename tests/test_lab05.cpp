@@ -1,0 +1,66 @@
+// Lab 05 on PoCL: every method and operator reduces any N to the right value, the input buffer
+// is left alone, and the starter fails.
+#include <doctest/doctest.h>
+
+#include "kit/errors.hpp"
+#include "kit/paths.hpp"
+#include "multipass.hpp"
+#include "support.hpp"
+
+namespace {
+std::optional<std::string> check(const std::filesystem::path& file, lab05::Case c, int* passes = nullptr) {
+  const auto in = lab05::make_input(c);
+  const auto out = lab05::run(test::runtime(), file, c, in, 0, 1);
+  if (passes) *passes = out.passes;
+  CHECK(out.passes == lab05::expected_passes(c));
+  return lab05::difference(c, out, lab05::expected(c, in));
+}
+}  // namespace
+
+TEST_CASE("every method reduces awkward N with sum, min and max, leaving the input unchanged") {
+  const auto solution = kit::lab_file(lab05::kLab, lab05::kKernelFile, true);
+  for (const lab05::Method& m : lab05::methods())
+    for (const lab05::Op op : {lab05::Op::Sum, lab05::Op::Min, lab05::Op::Max})
+      for (const std::size_t n : {1, 2, 255, 257, 65537, 1000003}) {
+        CAPTURE(m.name);
+        CAPTURE(lab05::to_string(op));
+        CAPTURE(n);
+        const auto kind = op == lab05::Op::Sum && n < 100000 ? kit::DataKind::Integers : kit::DataKind::Reals;
+        const auto diff = check(solution, {n, 256, kind, 5, op, m.name});
+        CHECK_MESSAGE(!diff, diff.value_or(""));
+      }
+}
+
+TEST_CASE("pass counts: log2 N, log8 N, log_L N") {
+  const auto solution = kit::lab_file(lab05::kLab, lab05::kKernelFile, true);
+  int passes = 0;
+  check(solution, {1048583, 256, kit::DataKind::Reals, 1, lab05::Op::Max, "pairwise"}, &passes);
+  CHECK(passes == 21);
+  check(solution, {1048583, 256, kit::DataKind::Reals, 1, lab05::Op::Max, "window8"}, &passes);
+  CHECK(passes == 7);
+  check(solution, {1048583, 256, kit::DataKind::Reals, 1, lab05::Op::Max, "strided"}, &passes);
+  CHECK(passes == 3);
+  check(solution, {1048583, 256, kit::DataKind::Reals, 1, lab05::Op::Max, "pingpong"}, &passes);
+  CHECK(passes == 3);
+}
+
+TEST_CASE("real sums use each method's rounding bound; min and max are exact") {
+  const lab05::Case pairwise{1000003, 256, kit::DataKind::Reals, 1, lab05::Op::Sum, "pairwise"};
+  const lab05::Expected e{0, 1000};
+  CHECK(lab05::tolerance(pairwise, e) > 0);
+  lab05::Case window = pairwise;
+  window.method = "window8";
+  CHECK(lab05::tolerance(window, e) > lab05::tolerance(pairwise, e));  // 7 adds a pass against 1
+  lab05::Case min = pairwise;
+  min.op = lab05::Op::Min;
+  CHECK(lab05::tolerance(min, e) == 0);
+}
+
+TEST_CASE("the starter compiles and every method fails") {
+  for (const lab05::Method& m : lab05::methods()) {
+    CAPTURE(m.name);
+    CHECK(check(kit::lab_file(lab05::kLab, lab05::kKernelFile, false), {1000, 64, kit::DataKind::Integers, 3, lab05::Op::Sum, m.name}));
+  }
+  CHECK_THROWS_WITH_AS(lab05::validate({10, 64, kit::DataKind::Reals, 1, lab05::Op::Sum, "quick"}),
+                       doctest::Contains("method 'quick' is not one of: pairwise, window8, strided, pingpong"), kit::Error);
+}

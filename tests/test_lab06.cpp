@@ -1,0 +1,56 @@
+// Lab 06 on PoCL: the cascade is right for awkward N, L and G with both final combines, and the
+// speed ratio against the solution measures what it says.
+#include <doctest/doctest.h>
+
+#include "cascade.hpp"
+#include "kit/paths.hpp"
+#include "support.hpp"
+
+namespace {
+std::optional<std::string> check(const std::filesystem::path& file, const lab06::Case& c) {
+  const auto in = lab06::make_inputs(c);
+  lab06::Runner runner(test::runtime(), file, c, in);
+  return lab06::difference(c, runner.run(0, 1), lab06::expected(in));
+}
+}  // namespace
+
+TEST_CASE("the cascade is right for awkward sizes, with either final combine") {
+  const auto solution = kit::lab_file(lab06::kLab, lab06::kKernelFile, true);
+  for (const std::size_t n : {1, 3, 4, 5, 1003, 65537, 4194307})
+    for (const auto& [l, g] : std::vector<std::pair<std::size_t, std::size_t>>{{1, 8}, {16, 4}, {256, 16}})
+      for (const bool device : {false, true})
+        for (const kit::DataKind kind : {kit::DataKind::Integers, kit::DataKind::Reals}) {
+          CAPTURE(n);
+          CAPTURE(l);
+          CAPTURE(device);
+          const auto diff = check(solution, {n, l, g, kind, 9, device});
+          CHECK_MESSAGE(!diff, diff.value_or(""));
+        }
+}
+
+TEST_CASE("small whole-number dot products are compared exactly") {
+  const lab06::Case c{1000, 64, 4, kit::DataKind::Integers, 1, false};
+  CHECK(lab06::tolerance(c, 4, lab06::expected(lab06::make_inputs(c))) == 0);
+  const lab06::Case big{4194307, 256, 16, kit::DataKind::Reals, 1, true};
+  CHECK(lab06::tolerance(big, 16, {0, 1e6}) > 0);
+}
+
+TEST_CASE("the starter compiles and is wrong") {
+  CHECK(check(kit::lab_file(lab06::kLab, lab06::kKernelFile, false), {65537, 64, 8, kit::DataKind::Integers, 2, false}));
+}
+
+TEST_CASE("the speed ratio of the solution against itself is near 1, and a slow kernel scores below") {
+  const auto solution = kit::lab_file(lab06::kLab, lab06::kKernelFile, true);
+  const lab06::Case c{std::size_t(4) << 20, 256, 16, kit::DataKind::Reals, 3, false};
+  const auto in = lab06::make_inputs(c);
+  lab06::Runner a(test::runtime(), solution, c, in), b(test::runtime(), solution, c, in);
+  const double same = lab06::speed_ratio(a, b, 9);
+  MESSAGE("solution against itself: " << same);
+  CHECK(same > 0.7);
+  CHECK(same < 1.4);
+  // Lab 03's structure (one element per work-item) forced into the cascade's signature.
+  lab06::Runner slow(test::runtime(), test::data("cascade_one_per_item.cl"), {c.elements, 256, c.elements / 256, c.kind, 3, false}, in);
+  const double ratio = lab06::speed_ratio(slow, a, 5);
+  MESSAGE("one element per work-item against the solution: " << ratio);
+  CHECK(ratio < 0.8);
+}
