@@ -41,6 +41,7 @@ struct Outputs {
   std::vector<float> partials;
   std::size_t groups = 0, local = 0;
   kit::Timing timing;  // the launch(es), and the partials' read-back and host add when combined there
+  double kernel_best = 0;  // DotCascade's own device time (profiling event), best of the timed runs
 };
 
 // Builds the kernels once and keeps the buffers, so that one run can be timed against another's.
@@ -61,6 +62,7 @@ class Runner {
   cl::Buffer a_, b_, partials_, result_;
   std::vector<float> host_partials_;
   double host_result_ = 0;
+  double kernel_seconds_ = 0;  // DotCascade's device time in the last run
 };
 
 struct Expected {

@@ -42,7 +42,7 @@ std::vector<PlatformNames> describe_machine();
 // The table --list prints: index, name, compute units, max work-group size, local memory.
 void print_device_list(std::ostream& out);
 
-// A context and an in-order queue on the chosen device.
+// A context and an in-order queue (with profiling enabled) on the chosen device.
 struct Runtime {
   cl::Platform platform;
   cl::Device device;
