@@ -1,0 +1,31 @@
+#!/usr/bin/env bash
+# Measures the kit on an NVIDIA GPU through its OpenCL platform, in one go: the benchmark sweep
+# (lab 03 over sizes x work-group sizes, lab 06's cascade, the streaming roof, the host's OpenMP),
+# thrust::inner_product built here with nvcc on the same sizes, lab 06 at N = 256Mi with a few
+# work-group shapes, lab 04's ladder and lab 03 at the slide's sizes.
+# Usage: scripts/measure-gpu.sh BIN_DIR OUT_DIR   (BIN_DIR holds the kit's programs, built elsewhere)
+set -uo pipefail
+bin=$1 out=$2
+mkdir -p "$out" /etc/OpenCL/vendors
+[ -f /etc/OpenCL/vendors/nvidia.icd ] || echo libnvidia-opencl.so.1 > /etc/OpenCL/vendors/nvidia.icd
+export KIT_ROOT=$PWD POCL_CACHE_DIR=/tmp/pocl-cache
+log=$out/log.txt
+{
+  date -u; nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.max.memory --format=csv
+  "$bin/03-array-mult-reduce" --list
+  nvcc -O3 -arch=sm_90 bench/thrust_dot.cu -o /tmp/thrust_dot && echo "thrust baseline built"
+} > "$log" 2>&1
+"$bin/reduction-benchmark" -p nvidia --repeats 5 -o "$out/gpu-sweep.csv" >> "$log" 2>&1
+sizes=""; for s in 1 2 4 8 16 32 64 128 256; do sizes="$sizes $((s << 20))"; done
+/tmp/thrust_dot $sizes > "$out/thrust.csv" 2>> "$log"
+{
+  for l in 256 512 1024; do for g in 1056 2112; do
+    echo "== lab 06, N = 256Mi, L = $l, G = $g"
+    "$bin/06-cascade-reduction" -p nvidia --solution --check --elements 256Mi --local $l --groups $g --repeats 20
+  done; done
+  echo "== lab 06 default shape, against thrust's figure above and the host's OpenMP"
+  "$bin/06-cascade-reduction" -p nvidia --solution --check --elements 256Mi --repeats 20 --vs-openmp
+} > "$out/cascade.txt" 2>&1
+"$bin/04-tree-reductions" -p nvidia --solution --check --elements 64Mi --local 256 > "$out/ladder.txt" 2>&1
+for l in 32 128; do "$bin/03-array-mult-reduce" -p nvidia --solution --check --elements 256Mi --local $l; done > "$out/lab03.txt" 2>&1
+echo done >> "$log"
