@@ -19,7 +19,7 @@ log=$out/log.txt
 sizes=""; for s in 1 2 4 8 16 32 64 128 256; do sizes="$sizes $((s << 20))"; done
 /tmp/thrust_dot $sizes > "$out/thrust.csv" 2>> "$log"
 {
-  for l in 256 512 1024; do for g in 1056 2112; do
+  for l in 128 256; do for g in 1056 2112 4224 8448; do
     echo "== lab 06, N = 256Mi, L = $l, G = $g"
     "$bin/06-cascade-reduction" -p nvidia --solution --check --elements 256Mi --local $l --groups $g --repeats 20
   done; done

@@ -35,11 +35,17 @@ Runner::Runner(const kit::Runtime& rt, const std::filesystem::path& kernel_file,
   validate(c_in);
   const std::string name = shown_as.empty() ? kernel_file.string() : shown_as;
   const bool cpu = (rt.device.getInfo<CL_DEVICE_TYPE>() & CL_DEVICE_TYPE_CPU) != 0;
-  if (c_.local == 0) c_.local = cpu ? 1 : std::min<std::size_t>(1024, rt.device.getInfo<CL_DEVICE_MAX_WORK_GROUP_SIZE>());
   const Case& c = c_;
   cl::Program program = kit::build_program(rt.context, rt.device, kernel_file, cpu ? "-D CONTIGUOUS" : "", name);
   dot_ = kit::make_kernel(program, signatures()[0], name);
   sum_ = kit::make_kernel(program, signatures()[1], name);
+  if (c_.local == 0) {  // the default shape: see Case::local
+    std::size_t most = dot_.getWorkGroupInfo<CL_KERNEL_WORK_GROUP_SIZE>(rt.device);
+    most = std::min(most, sum_.getWorkGroupInfo<CL_KERNEL_WORK_GROUP_SIZE>(rt.device));
+    std::size_t l = 1;
+    while (2 * l <= std::min<std::size_t>(1024, most)) l *= 2;
+    c_.local = cpu ? 1 : l;
+  }
   kit::check_local_size(rt.device, dot_, c.local, c.local * sizeof(float));
   kit::check_local_size(rt.device, sum_, c.local, c.local * sizeof(float));
   groups_ = c.groups ? c.groups : kGroupsPerComputeUnit * rt.device.getInfo<CL_DEVICE_MAX_COMPUTE_UNITS>();

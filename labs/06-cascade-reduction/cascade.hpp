@@ -22,7 +22,7 @@ const std::vector<kit::KernelSignature>& signatures();  // DotCascade, SumPartia
 
 struct Case {
   std::size_t elements = std::size_t(64) << 20;
-  std::size_t local = 0;   // 0: 1 on a CPU (one contiguous run per work-item), else min(1024, device max)
+  std::size_t local = 0;   // 0: 1 on a CPU (one contiguous run per work-item), else min(1024, the kernel's max)
   std::size_t groups = 0;  // 0: kGroupsPerComputeUnit x the device's compute units
   kit::DataKind kind = kit::DataKind::Reals;
   std::uint64_t seed = 1;
