@@ -115,7 +115,8 @@ int main(int argc, char** argv) {
     const lab03::Inputs in = lab03::make_inputs(big);
     const lab06::Inputs cascade_in{in.a, in.b};
     std::vector<Row> rows;
-    cl::Program stream_program = kit::build_program(rt.context, rt.device, stream_file);
+    const bool cpu_device = (rt.device.getInfo<CL_DEVICE_TYPE>() & CL_DEVICE_TYPE_CPU) != 0;
+    cl::Program stream_program = kit::build_program(rt.context, rt.device, stream_file, cpu_device ? "-D CONTIGUOUS" : "");
     cl::Kernel stream(stream_program, "StreamRead");
     const std::size_t total = ns.size() * (wgs.size() + 3);
     std::size_t done = 0;
@@ -138,7 +139,7 @@ int main(int argc, char** argv) {
       progress("StreamRead roof N = " + kit::format_count(n));
       {
         const std::size_t groups = 8 * rt.device.getInfo<CL_DEVICE_MAX_COMPUTE_UNITS>(),
-                          l = std::min<std::size_t>(256, stream.getWorkGroupInfo<CL_KERNEL_WORK_GROUP_SIZE>(rt.device));
+                          l = cpu_device ? 1 : std::min<std::size_t>(256, stream.getWorkGroupInfo<CL_KERNEL_WORK_GROUP_SIZE>(rt.device));
         cl::Buffer a(rt.context, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, n * 4, const_cast<float*>(in.a.data()));
         cl::Buffer b(rt.context, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, n * 4, const_cast<float*>(in.b.data()));
         cl::Buffer out(rt.context, CL_MEM_WRITE_ONLY, groups * l * 4);
