@@ -2,7 +2,8 @@
 # builds with CMake (binaries in build/bin/), then does its job.
 JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 
-.PHONY: all setup build demo test gradescope-zip clean
+PYTHON ?= /usr/bin/python3
+.PHONY: all setup build demo test graph graph-slides gradescope-zip clean
 
 all: build
 
@@ -18,6 +19,17 @@ demo: build
 
 test: build
 	ctest --preset default
+
+# The lecture's graphs on this machine's default device (QUICK=1: a first look in under a minute).
+graph: build
+	build/bin/reduction-benchmark $(if $(QUICK),--quick) -o build/bench/sweep.csv
+	$(PYTHON) scripts/plot_benchmark.py build/bench/sweep.csv --out build/bench
+
+# Redraw the shipped graphs in slides/figures from the shipped CSVs in slides/data (no measuring).
+graph-slides: setup
+	$(PYTHON) scripts/plot_benchmark.py slides/data/sweep-PoCL-2core-EPYC-2026-11-21.csv --out slides/figures
+	$(PYTHON) scripts/plot_benchmark.py slides/data/sweep-NVIDIA-H200-2026-11-21.csv \
+	    --thrust slides/data/thrust-NVIDIA-H200-2026-11-21.csv --out slides/figures
 
 gradescope-zip: setup
 	scripts/gradescope-zip.sh

@@ -66,10 +66,10 @@ int main(int argc, char** argv) {
     app.add_option("-o,--out", out_path, "CSV file (default: build/bench/<device>-<date>.csv)");
     if (const int status = kit::parse_args(app, argc, argv); status >= 0) return status;
     if (kit::handle_list(device)) return 0;
-    if (quick) {
-      sizes = {"1Mi", "4Mi", "16Mi"};
-      locals = {32, 128};
-      repeats = 2;
+    if (quick) {  // sizes and work-group sizes given on the command line still win
+      if (!app.count("--sizes")) sizes = {"1Mi", "4Mi", "16Mi"};
+      if (!app.count("--locals")) locals = {32, 128};
+      if (!app.count("--repeats")) repeats = 2;
     }
     std::vector<std::size_t> ns;
     for (const std::string& s : sizes) ns.push_back(kit::parse_count(s));

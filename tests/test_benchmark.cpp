@@ -1,0 +1,40 @@
+// The reduction benchmark and its plots: quick mode writes a complete CSV, sizes that do not fit
+// are refused with the figure, the plot script draws all four graphs and names a bad line.
+#include <doctest/doctest.h>
+
+#include <fstream>
+
+#include "kit/paths.hpp"
+#include "support.hpp"
+
+TEST_CASE("the benchmark's quick mode measures every kernel and writes the CSV") {
+  test::TempDir dir;
+  const auto run = test::run_program("reduction-benchmark", "--quick --sizes 1Mi,2Mi -o " + (dir / "q.csv").string());
+  REQUIRE_MESSAGE(run.exit_code == 0, run.output);
+  CHECK(run.output.find("needs 0.02 GiB on the host") != std::string::npos);
+  const std::string csv = test::read(dir / "q.csv");
+  for (const char* kernel : {",ArrayMultReduce,", ",CascadeDot,", ",StreamRead roof,", ",OpenMP simd (host CPU),"})
+    CHECK_MESSAGE(csv.find(kernel) != std::string::npos, kernel);
+  CHECK(std::count(csv.begin(), csv.end(), '\n') == 1 + 2 * (2 + 3));  // header; per size 2 work-group sizes + 3
+  CHECK(csv.find("Portable Computing Language") != std::string::npos);
+
+  // The plots, from the CSV just written.
+  const std::string plot = "/usr/bin/python3 " + (kit::root() / "scripts/plot_benchmark.py").string() + " " +
+                           (dir / "q.csv").string() + " --out " + (dir / "plots").string() + " > /dev/null 2>&1";
+  REQUIRE(std::system(plot.c_str()) == 0);
+  int files = 0;
+  for (const auto& e : std::filesystem::directory_iterator(dir / "plots")) files += e.is_regular_file();
+  CHECK(files == 8);  // four graphs, PNG and SVG
+
+  std::ofstream(dir / "q.csv", std::ios::app) << "\"broken row\",1,2\n";
+  const auto bad = test::run_program("../../scripts/plot_benchmark.py", (dir / "q.csv").string() + " --out " + (dir / "p2").string());
+  CHECK(bad.exit_code != 0);
+  CHECK(bad.output.find("q.csv:12: expected 14 fields, found 3") != std::string::npos);
+}
+
+TEST_CASE("sizes that do not fit are refused with the figures") {
+  const auto run = test::run_program("reduction-benchmark", "--sizes 8Gi --quick --no-openmp");
+  CHECK(run.exit_code == 1);
+  CHECK(run.output.find("does not fit") != std::string::npos);
+  CHECK(run.output.find("64.00 GiB on the host") != std::string::npos);
+}
