@@ -15,6 +15,8 @@ std::unique_ptr<LabDriver> make_lab03_driver();
 std::unique_ptr<LabDriver> make_lab04_driver();
 std::unique_ptr<LabDriver> make_lab05_driver();
 std::unique_ptr<LabDriver> make_lab06_driver();
+std::unique_ptr<LabDriver> make_lab07_driver();
+std::unique_ptr<LabDriver> make_lab08_driver();
 
 namespace {
 const std::vector<std::unique_ptr<LabDriver>>& drivers() {
@@ -26,6 +28,12 @@ const std::vector<std::unique_ptr<LabDriver>>& drivers() {
     list.push_back(make_lab04_driver());
     list.push_back(make_lab05_driver());
     list.push_back(make_lab06_driver());
+#ifdef KIT_HAS_LAB07
+    list.push_back(make_lab07_driver());
+#endif
+#ifdef KIT_HAS_LAB08
+    list.push_back(make_lab08_driver());
+#endif
     return list;
   }();
   return all;
