@@ -39,18 +39,17 @@ TEST_CASE("the starter compiles and is wrong") {
   CHECK(check(kit::lab_file(lab06::kLab, lab06::kKernelFile, false), {65537, 64, 8, kit::DataKind::Integers, 2, false}));
 }
 
-TEST_CASE("the speed ratio of the solution against itself is near 1, and a slow kernel scores below") {
+TEST_CASE("the speed ratio ranks a kernel that does far more work far below the solution") {
+  // Not a speed target (those are measured by the benchmark programs): a check that the ratio
+  // points the right way, with a margin no machine load can close. Lab 03's structure (one element
+  // per work-item, a tree and a partial per 256 elements) in the cascade's signature measures
+  // around 0.02 of the solution on PoCL; the grader's full-points line is 0.8.
   const auto solution = kit::lab_file(lab06::kLab, lab06::kKernelFile, true);
   const lab06::Case c{std::size_t(4) << 20, 256, 16, kit::DataKind::Reals, 3, false};
   const auto in = lab06::make_inputs(c);
-  lab06::Runner a(test::runtime(), solution, c, in), b(test::runtime(), solution, c, in);
-  const double same = lab06::speed_ratio(a, b, 9);
-  MESSAGE("solution against itself: " << same);
-  CHECK(same > 0.7);
-  CHECK(same < 1.4);
-  // Lab 03's structure (one element per work-item) forced into the cascade's signature.
+  lab06::Runner a(test::runtime(), solution, c, in);
   lab06::Runner slow(test::runtime(), test::data("cascade_one_per_item.cl"), {c.elements, 256, c.elements / 256, c.kind, 3, false}, in);
   const double ratio = lab06::speed_ratio(slow, a, 5);
   MESSAGE("one element per work-item against the solution: " << ratio);
-  CHECK(ratio < 0.8);
+  CHECK(ratio < 0.4);
 }

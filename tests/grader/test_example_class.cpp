@@ -52,7 +52,8 @@ TEST_CASE("the example class gets the grades written in EXPECTED.json") {
         ++safety_seen;
         const json& ws = want["safety"];
         const std::string status = ws.contains(kind->second) ? ws[kind->second].get<std::string>() : ws.value("*", "passed");
-        CHECK(c["status"] == status);
+        if (status == "stopped") CHECK((c["status"] == "timeout" || c["status"] == "out-of-memory"));
+        else CHECK(c["status"] == status);
         if (want.contains("safety_message") && want["safety_message"].contains(kind->second))
           CHECK(c["message"].get<std::string>().find(want["safety_message"][kind->second].get<std::string>()) !=
                 std::string::npos);
