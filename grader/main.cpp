@@ -27,6 +27,15 @@ std::vector<std::string> split_labs(const std::vector<std::string>& items) {
   return labs;
 }
 
+// Removes a scratch folder when it goes out of scope, whatever path the program leaves by.
+struct Scratch {
+  std::filesystem::path path;
+  ~Scratch() {
+    std::error_code ec;
+    std::filesystem::remove_all(path, ec);
+  }
+};
+
 std::filesystem::path scratch_dir(const std::string& what) {
   std::string pattern = (std::filesystem::temp_directory_path() / ("kit-grader-" + what + "-XXXXXX")).string();
   if (!mkdtemp(pattern.data())) throw kit::Error("cannot create a scratch folder in " + std::filesystem::temp_directory_path().string());
@@ -114,22 +123,23 @@ int main(int argc, char** argv) {
     const std::filesystem::path exe = std::filesystem::read_symlink("/proc/self/exe");
     if (*gradescope) {
       const auto specs = grader::load_specs(specs_dir, split_labs(gs_labs));
-      const std::filesystem::path work = scratch_dir("gradescope");
+      const Scratch scratch{scratch_dir("gradescope")};
+      const std::filesystem::path& work = scratch.path;
       std::vector<grader::LabResult> results;
       for (const auto& spec : specs) {
         results.push_back(grader::grade_lab(spec, grader::load_reference(reference_dir, spec), gs_submission, "submission",
                                             {exe, work / spec.lab, pocl_threads, false, true}));
         std::cout << grader::check_report(results.back());
       }
-      std::filesystem::remove_all(work);
-      grader::write_file_atomically(gs_results, grader::gradescope_results(results).dump(2) + "\n");
+      grader::write_file_atomically(gs_results, grader::dump_json(grader::gradescope_results(results), 2) + "\n");
       std::cout << "Results written to " << gs_results.string() << "\n";
       return 0;
     }
 
     // check: the students' self-check on labs/, visible cases only.
     const auto specs = grader::load_specs(specs_dir, check_labs);
-    const std::filesystem::path work = scratch_dir("check");
+    const Scratch scratch{scratch_dir("check")};
+    const std::filesystem::path& work = scratch.path;
     bool all_pass = true;
     double points = 0, max = 0;
     for (const auto& spec : specs) {
@@ -140,7 +150,6 @@ int main(int argc, char** argv) {
       max += result.max_points();
       all_pass = all_pass && result.points() == result.max_points();
     }
-    std::filesystem::remove_all(work);
     std::cout << (all_pass ? "All visible cases pass" : "Not all visible cases pass") << ": "
               << grader::format_points(points) << " / " << grader::format_points(max)
               << " points. Hidden cases are run when your submission is graded"

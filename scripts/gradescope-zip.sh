@@ -12,7 +12,11 @@ git ls-files | grep -Ev '^(solutions|tests|grader/examples)/' | while read -r f;
   cp -p "$f" "$stage/$f"
 done
 cp -p grader/gradescope/setup.sh grader/gradescope/run_autograder "$stage/"
+# One Gradescope assignment is usually one lab: LABS=03 (or 03,04) grades only those.
+if [ -n "${LABS:-}" ]; then
+  sed -i "s|--results /autograder/results/results.json|--results /autograder/results/results.json --labs ${LABS}|" "$stage/run_autograder"
+fi
 mkdir -p build
 rm -f "$out"
 (cd "$stage" && zip -qr -X "$OLDPWD/$out" .)
-echo "wrote $out ($(du -k "$out" | cut -f1) KiB): upload it as the autograder of a Gradescope programming assignment"
+echo "wrote $out ($(du -k "$out" | cut -f1) KiB, labs: ${LABS:-all}): upload it as the autograder of a Gradescope programming assignment"

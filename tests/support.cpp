@@ -16,7 +16,7 @@ const kit::Runtime& runtime() {
 std::filesystem::path data(const std::string& name) { return std::filesystem::path(KIT_TEST_DATA) / name; }
 
 Command run_program(const std::string& program, const std::string& args) {
-  const std::string cmd = std::string(KIT_BIN_DIR) + "/" + program + " " + args + " 2>&1";
+  const std::string cmd = "'" + std::string(KIT_BIN_DIR) + "/" + program + "' " + args + " 2>&1";
   FILE* pipe = popen(cmd.c_str(), "r");
   if (!pipe) throw std::runtime_error("cannot run " + cmd);
   Command result{0, ""};

@@ -1,6 +1,7 @@
 // Deterministic data and count parsing.
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <cmath>
 
 #include "kit/data.hpp"
@@ -47,12 +48,17 @@ TEST_CASE("make_data is the element-wise data_value and stays in range") {
   CHECK(seen_min == -8);  // the whole range is used
   CHECK(seen_max == 8);
   CHECK(kit::make_data(kit::DataKind::Reals, 3, 2, 100) != kit::make_data(kit::DataKind::Reals, 3, 1, 100));
+  const auto units = kit::make_data(kit::DataKind::Units, 3, 1, 1000);
+  CHECK(*std::min_element(units.begin(), units.end()) == -1.0f);
+  CHECK(*std::max_element(units.begin(), units.end()) == 1.0f);
+  CHECK(std::all_of(units.begin(), units.end(), [](float u) { return u == -1 || u == 0 || u == 1; }));
   CHECK(kit::make_data(kit::DataKind::Reals, 4, 1, 100) != kit::make_data(kit::DataKind::Reals, 3, 1, 100));
 }
 
 TEST_CASE("parse_data_kind names the bad value") {
   CHECK(kit::parse_data_kind("int") == kit::DataKind::Integers);
   CHECK(kit::parse_data_kind("real") == kit::DataKind::Reals);
+  CHECK(kit::parse_data_kind("unit") == kit::DataKind::Units);
   CHECK_THROWS_WITH_AS(kit::parse_data_kind("double"), doctest::Contains("'double'"), kit::Error);
 }
 
@@ -67,6 +73,7 @@ TEST_CASE("counts accept decimal and binary suffixes") {
     const std::string quoted = "'" + std::string(bad) + "'";
     CHECK_THROWS_WITH_AS(kit::parse_count(bad), doctest::Contains(quoted.c_str()), kit::Error);
   }
+  CHECK_THROWS_WITH_AS(kit::parse_count("17179869185Gi"), doctest::Contains("too large"), kit::Error);
   CHECK(kit::format_count(8388608) == "8Mi");
   CHECK(kit::format_count(8000000) == "8M");
   CHECK(kit::format_count(1234) == "1234");

@@ -44,7 +44,7 @@ TEST_CASE("pass counts: log2 N, log8 N, log_L N") {
   CHECK(passes == 3);
 }
 
-TEST_CASE("real sums use each method's rounding bound; min and max are exact") {
+TEST_CASE("real sums use each method's rounding bound, min and max are exact") {
   const lab05::Case pairwise{1000003, 256, kit::DataKind::Reals, 1, lab05::Op::Sum, "pairwise"};
   const lab05::Expected e{0, 1000};
   CHECK(lab05::tolerance(pairwise, e) > 0);

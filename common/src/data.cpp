@@ -1,6 +1,7 @@
 #include "kit/data.hpp"
 
 #include <cctype>
+#include <cstdio>
 #include <limits>
 
 #include "kit/errors.hpp"
@@ -10,10 +11,13 @@ namespace kit {
 DataKind parse_data_kind(const std::string& text) {
   if (text == "int") return DataKind::Integers;
   if (text == "real") return DataKind::Reals;
-  throw Error("data kind '" + text + "' is not one of: int, real");
+  if (text == "unit") return DataKind::Units;
+  throw Error("data kind '" + text + "' is not one of: int, real, unit");
 }
 
-std::string to_string(DataKind kind) { return kind == DataKind::Integers ? "int" : "real"; }
+std::string to_string(DataKind kind) {
+  return kind == DataKind::Integers ? "int" : kind == DataKind::Units ? "unit" : "real";
+}
 
 // Steele, Lea and Flood's SplitMix64 finaliser: a bijection on 64-bit words that mixes well.
 std::uint64_t splitmix64(std::uint64_t x) {
@@ -26,6 +30,7 @@ std::uint64_t splitmix64(std::uint64_t x) {
 float data_value(DataKind kind, std::uint64_t seed, std::uint64_t stream, std::uint64_t index) {
   const std::uint64_t bits = splitmix64(splitmix64(seed * 0x100000001B3ull + stream) ^ index);
   if (kind == DataKind::Integers) return static_cast<float>(static_cast<int>((bits >> 32) % 17) - 8);
+  if (kind == DataKind::Units) return static_cast<float>(static_cast<int>((bits >> 32) % 3) - 1);
   // 24 random bits -> an integer in [-2^23, 2^23) -> times 2^-23: exact in float, in [-1, 1).
   const auto k = static_cast<std::int32_t>(bits >> 40) - (1 << 23);
   return static_cast<float>(k) * 0x1p-23f;
@@ -53,9 +58,17 @@ std::size_t parse_count(const std::string& text) {
   else if (suffix == "Gi") scale = std::size_t(1) << 30;
   if (digits.empty() || scale == 0 || digits.size() > 12)
     throw Error("'" + text + "' is not a count (examples: 4096, 8M = 8000000, 1Mi = 1048576)");
-  const std::size_t value = std::stoull(digits) * scale;
+  std::size_t value = 0;
+  if (__builtin_mul_overflow(std::size_t(std::stoull(digits)), scale, &value))
+    throw Error("'" + text + "' is too large a count");
   if (value == 0) throw Error("'" + text + "' must be at least 1");
   return value;
+}
+
+std::string format_number(double value) {
+  char text[40];
+  std::snprintf(text, sizeof text, "%.9g", value);
+  return text;
 }
 
 std::string format_count(std::size_t count) {

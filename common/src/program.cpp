@@ -60,7 +60,7 @@ BuildError::BuildError(const std::string& file_, std::string log_)
 
 std::string read_text_file(const std::filesystem::path& file) {
   std::ifstream in(file, std::ios::binary);
-  if (!in) throw Error("cannot read kernel file " + file.string() + " (does it exist?)");
+  if (!in) throw Error("cannot read " + file.string() + " (does it exist?)");
   std::ostringstream text;
   text << in.rdbuf();
   return text.str();

@@ -15,6 +15,13 @@
 
 namespace grader {
 
+bool needs_retry(const LabResult& r) {
+  if (r.status == "error") return true;
+  for (const CaseResult& c : r.cases)
+    if (c.status == "error") return true;  // e.g. Oclgrind failed or was missing: no verdict on the student
+  return false;
+}
+
 std::vector<Student> list_students(const std::filesystem::path& dir, std::vector<std::string>& skipped) {
   if (!std::filesystem::is_directory(dir)) throw kit::Error("submissions folder " + dir.string() + " does not exist");
   std::map<std::string, std::filesystem::path> by_name;
@@ -32,6 +39,10 @@ std::vector<Student> list_students(const std::filesystem::path& dir, std::vector
     else if (entry.is_regular_file() && is_archive(entry.path())) name = archive_stem(entry.path());
     else {
       skipped.push_back(file + ": not a folder or a .zip/.tar.gz/.tgz/.tar archive");
+      continue;
+    }
+    if (name == "gradebook.csv" || name == "journal.jsonl") {
+      skipped.push_back(file + ": the student name '" + name + "' is one of the grader's own output files; rename it");
       continue;
     }
     if (by_name.count(name))
@@ -58,6 +69,11 @@ std::size_t grade_class(const BatchOptions& options, std::ostream& progress) {
 
   Journal journal(o.out / "journal.jsonl");
   ResultMap results = journal.load();
+  std::size_t retried = 0;
+  for (auto it = results.begin(); it != results.end();)  // grader-side errors are graded again
+    if (needs_retry(it->second)) it = results.erase(it), ++retried;
+    else ++it;
+  if (retried) progress << "journal: " << retried << " result(s) with grader errors are graded again\n";
   if (journal.damaged_lines()) progress << "journal: " << journal.damaged_lines() << " unfinished line(s) ignored; those results are redone\n";
   std::vector<const Student*> todo;
   std::size_t total_items = 0, already = 0;
@@ -98,9 +114,14 @@ std::size_t grade_class(const BatchOptions& options, std::ostream& progress) {
           if (results.count({s.name, spec.lab})) continue;
         }
         const GradeSettings settings{exe, work / s.name / spec.lab, o.pocl_threads, false, o.safety};
-        const LabResult r = refused.empty() ? grade_lab(spec, references[l], root, s.name, settings)
-                                            : not_graded(spec, settings, s.name, "rejected", refused);
-        journal.append(r);  // on disk before anything else happens
+        LabResult r;
+        try {
+          r = refused.empty() ? grade_lab(spec, references[l], root, s.name, settings)
+                              : not_graded(spec, settings, s.name, "rejected", refused);
+        } catch (const std::exception& e) {  // the grader's own trouble, not the student's: retried next run
+          r = not_graded(spec, settings, s.name, "error", std::string("the grader failed here: ") + e.what());
+        }
+        if (!needs_retry(r)) journal.append(r);  // on disk before anything else happens
         std::lock_guard<std::mutex> g(lock);
         results[{s.name, spec.lab}] = r;
         ++graded_now;
@@ -118,7 +139,7 @@ std::size_t grade_class(const BatchOptions& options, std::ostream& progress) {
   std::vector<std::string> names;
   for (const Student& s : students) names.push_back(s.name);
   for (const std::string& name : names) {
-    write_file_atomically(o.out / name / "report.json", student_report_json(name, o.specs, results).dump(2) + "\n");
+    write_file_atomically(o.out / name / "report.json", dump_json(student_report_json(name, o.specs, results), 2) + "\n");
     write_file_atomically(o.out / name / "report.md", student_report_md(name, o.specs, results));
   }
   write_file_atomically(o.out / "gradebook.csv", gradebook_csv(names, o.specs, results));

@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "results.hpp"
 #include "spec.hpp"
 
 namespace grader {
@@ -18,6 +19,11 @@ struct Student {
 // The students in `dir`, in name order; other files are listed in `skipped` with the reason.
 // Throws kit::Error when two entries give the same student name (e.g. ann/ and ann.zip).
 std::vector<Student> list_students(const std::filesystem::path& dir, std::vector<std::string>& skipped);
+
+// A result the grader could not finish for reasons of its own (an "error" case: Oclgrind failed,
+// a file it could not write): kept out of the journal, so the next run with the same OUT grades
+// it again.
+bool needs_retry(const LabResult& r);
 
 struct BatchOptions {
   std::filesystem::path submissions, out, references;

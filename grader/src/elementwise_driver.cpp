@@ -71,7 +71,7 @@ class ElementwiseDriver : public LabDriver {
     if (!outputs.at("written_past_end").is_null()) out.written_past_end = outputs.at("written_past_end").get<std::size_t>();
     if (out.values.size() != want.size())
       return {false, "expected " + std::to_string(want.size()) + " outputs, got " + std::to_string(out.values.size()), ""};
-    const auto wrong = elementwise::first_wrong(want, out);
+    const auto wrong = elementwise::first_wrong(want, out, &in);
     if (!wrong && !out.written_past_end) return {true, "", ""};
     return {false, elementwise::describe(lab_, c, out, wrong), elementwise::diagnose(lab_, in, out, wrong)};
   }

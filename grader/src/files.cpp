@@ -9,16 +9,11 @@
 #include <sstream>
 
 #include "kit/errors.hpp"
+#include "kit/program.hpp"
 
 namespace grader {
 
-std::string read_file(const std::filesystem::path& file) {
-  std::ifstream in(file, std::ios::binary);
-  if (!in) throw kit::Error("cannot read " + file.string());
-  std::ostringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
+std::string read_file(const std::filesystem::path& file) { return kit::read_text_file(file); }
 
 void write_file_atomically(const std::filesystem::path& file, const std::string& content) {
   if (file.has_parent_path()) std::filesystem::create_directories(file.parent_path());
@@ -37,7 +32,12 @@ void write_file_atomically(const std::filesystem::path& file, const std::string&
   }
   ::fsync(fd);
   ::close(fd);
-  std::filesystem::rename(tmp, file);
+  std::error_code ec;
+  std::filesystem::rename(tmp, file, ec);
+  if (ec) {
+    std::filesystem::remove(tmp);
+    throw kit::Error("cannot replace " + file.string() + ": " + ec.message());
+  }
 }
 
 std::string sha256_hex(const std::string& bytes) {

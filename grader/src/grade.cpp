@@ -86,8 +86,13 @@ std::vector<CaseResult> safety_cases(const SafetySpec& safety, const GradeSettin
   if (oclgrind.empty()) return all("error", "the safety checks need Oclgrind: apt-get install oclgrind");
 
   SandboxLimits limits{safety.time_limit_s, safety.memory_limit_mb, 1, s.workdir / "pocl-cache", 4 << 20};
-  // -O0 keeps every access at its own source line in Oclgrind's reports.
-  const ChildRun run = run_child(s, {oclgrind, "--data-races", "--uninitialized", "--build-options", "-O0"},
+  // -O0 keeps every access at its own source line in Oclgrind's reports. The reports go to a file
+  // of their own: a kernel's printf cannot push them out of the captured output.
+  const std::filesystem::path report_log = s.workdir / "safety" / "oclgrind.log";
+  std::filesystem::create_directories(report_log.parent_path());
+  std::filesystem::remove(report_log);
+  const ChildRun run = run_child(s, {oclgrind, "--data-races", "--uninitialized", "--build-options", "-O0", "--log",
+                                     report_log.string()},
                                  {"--lab", lab, "--kernel", copy.string(), "--shown-as", shown_as, "--case", safety.params.dump()},
                                  limits, s.workdir / "safety");
   for (CaseResult& c : results) c.seconds = run.outcome.seconds;
@@ -96,7 +101,12 @@ std::vector<CaseResult> safety_cases(const SafetySpec& safety, const GradeSettin
 
   std::vector<OclgrindFinding> findings;
   std::size_t allowed = 0;
-  for (const OclgrindFinding& f : parse_oclgrind(run.outcome.output)) {
+  std::string reports;
+  if (std::filesystem::exists(report_log)) {
+    reports = read_file(report_log);
+    if (reports.size() > (16u << 20)) reports.resize(16u << 20);  // thousands of reports: enough to judge
+  }
+  for (const OclgrindFinding& f : parse_oclgrind(reports)) {
     bool ok = false;
     for (const AllowedFinding& a : safety.allow)
       for (const OclgrindSite& site : f.sites)
@@ -156,6 +166,7 @@ LabResult not_graded(const LabSpec& spec, const GradeSettings& s, const std::str
   r.message = message;
   const std::string why = "not run: " + std::string(status == "missing"    ? "the kernel file was not found"
                                                     : status == "rejected" ? "the submission was rejected"
+                                                    : status == "error"    ? "the grader failed (it is retried on the next run)"
                                                                            : "the kernel file was not built");
   for (const CaseSpec& c : spec.cases)
     if (c.visible || !s.visible_only) r.cases.push_back({c.name, c.visible, 0, c.points, "not-run", why, "", 0});
@@ -309,7 +320,7 @@ int run_case_child(const std::string& lab, const std::filesystem::path& kernel, 
   } catch (const cl::Error& e) {
     result = {{"status", "error"}, {"message", std::string("OpenCL call ") + e.what() + " failed with " + kit::cl_status_name(e.err())}};
   }
-  write_file_atomically(result_file, result.dump());
+  write_file_atomically(result_file, dump_json(result));
   return 0;
 }
 

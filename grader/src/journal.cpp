@@ -28,7 +28,7 @@ std::map<std::pair<std::string, std::string>, LabResult> Journal::load() const {
 }
 
 void Journal::append(const LabResult& result) {
-  const std::string line = to_json(result).dump() + "\n";
+  const std::string line = dump_json(to_json(result)) + "\n";
   std::lock_guard<std::mutex> lock(mutex_);
   const int fd = ::open(file_.c_str(), O_WRONLY | O_CREAT | O_APPEND, 0644);
   if (fd < 0) throw kit::Error("cannot write the journal " + file_.string());

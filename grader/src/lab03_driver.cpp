@@ -19,12 +19,6 @@ lab03::Case to_case(const json& p) {
   return c;
 }
 
-std::string short_number(double v) {
-  char text[40];
-  std::snprintf(text, sizeof text, "%.9g", v);
-  return text;
-}
-
 class Lab03Driver : public LabDriver {
  public:
   std::string id() const override { return lab03::kLab; }
@@ -81,16 +75,16 @@ class Lab03Driver : public LabDriver {
       return {false, "expected " + std::to_string(e.groups.size()) + " partial sums, got " +
                          std::to_string(out.partials.size()), ""};
     if (const auto m = lab03::first_wrong_group(c, out, e)) {
-      const std::string tol = m->tolerance == 0 ? "exact" : "tolerance " + short_number(m->tolerance);
+      const std::string tol = m->tolerance == 0 ? "exact" : "tolerance " + kit::format_number(m->tolerance);
       return {false,
               "work-group " + std::to_string(m->group) + " of " + std::to_string(c.groups()) + ": expected " +
-                  short_number(m->expected) + ", got " + (std::isnan(m->got) ? "nothing (never written)" : short_number(m->got)) +
+                  kit::format_number(m->expected) + ", got " + (std::isnan(m->got) ? "nothing (never written)" : kit::format_number(m->got)) +
                   " (" + tol + ")",
               lab03::diagnose(c, lab03::make_inputs(c), out, *m)};
     }
     const double tol = lab03::total_tolerance(c, e);
     if (!lab03::within(out.total, e.total.value, tol))
-      return {false, "host total: expected " + short_number(e.total.value) + ", got " + short_number(out.total), ""};
+      return {false, "host total: expected " + kit::format_number(e.total.value) + ", got " + kit::format_number(out.total), ""};
     return {true, "", ""};
   }
 };

@@ -1,5 +1,5 @@
 // Lab 04 tree reductions for the grader: cases {elements, local, seed, rung}; graded outputs are
-// the first launch's per-work-group sums, the total and the number of launches, all exact. Rung 0
+// the first launch's per-work-group sums and the total, exactly (the host decides the launches). Rung 0
 // (the memory-safety case only) runs every rung.
 #include <memory>
 

@@ -44,7 +44,7 @@ class Lab06Driver : public LabDriver {
   }
 
   void validate_tolerance(const json& policy) const override {
-    const json want = {{"int", "exact below 2^24"}, {"real", "cascade-depth-bound"}};
+    const json want = {{"int", "exact below 2^24"}, {"unit", "exact below 2^24"}, {"real", "cascade-depth-bound"}};
     if (policy != want) throw kit::Error("lab 06 implements " + want.dump() + ", not " + policy.dump());
   }
 

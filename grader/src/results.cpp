@@ -2,6 +2,8 @@
 
 namespace grader {
 
+std::string dump_json(const json& j, int indent) { return j.dump(indent, ' ', false, json::error_handler_t::replace); }
+
 double LabResult::points() const {
   double total = 0;
   for (const CaseResult& c : cases) total += c.points;

@@ -32,6 +32,10 @@ struct LabResult {
   double max_points() const;
 };
 
+// JSON text of a result; bytes that are not UTF-8 (a student's folder named in another code
+// page, say) become U+FFFD rather than stopping the batch.
+std::string dump_json(const json& j, int indent = -1);
+
 json to_json(const CaseResult& c);
 json to_json(const LabResult& r);
 LabResult lab_result_from_json(const json& j);  // throws on a malformed record

@@ -56,6 +56,7 @@ ChildOutcome run_in_sandbox(const std::vector<std::string>& argv, const SandboxL
 
   ChildOutcome outcome;
   const auto start = std::chrono::steady_clock::now();
+  const pid_t parent = getpid();
   const pid_t pid = fork();
   if (pid < 0) return outcome;
   if (pid == 0) {
@@ -64,13 +65,15 @@ ChildOutcome run_in_sandbox(const std::vector<std::string>& argv, const SandboxL
     // If the grader dies (killed batch, Ctrl-C), take this step with it: a student's endless loop
     // must not outlive the grader that would have stopped it.
     prctl(PR_SET_PDEATHSIG, SIGKILL);
-    if (getppid() == 1) _exit(125);
+    if (getppid() != parent) _exit(125);  // the grader died before the death signal was armed
     const rlim_t bytes = rlim_t(limits.memory_mb) << 20;
     const rlim_t cpu = rlim_t(limits.seconds * limits.pocl_threads) + 10;  // a backstop to the wall clock
     const struct rlimit memory{bytes, bytes}, no_core{0, 0}, cpu_time{cpu, cpu};
     setrlimit(RLIMIT_AS, &memory);
     setrlimit(RLIMIT_CORE, &no_core);
     setrlimit(RLIMIT_CPU, &cpu_time);
+    const struct rlimit file_size{rlim_t(256) << 20, rlim_t(256) << 20};  // no file a child writes grows past 256 MiB
+    setrlimit(RLIMIT_FSIZE, &file_size);
     setenv("POCL_CACHE_DIR", limits.pocl_cache.c_str(), 1);
     setenv("POCL_MAX_PTHREAD_COUNT", std::to_string(limits.pocl_threads).c_str(), 1);
     setenv("OMP_NUM_THREADS", std::to_string(limits.pocl_threads).c_str(), 1);

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <regex>
+#include <set>
 
 namespace grader {
 namespace {
@@ -18,17 +19,34 @@ std::size_t utf8_length(const std::string& s, std::size_t i) {
   return n;
 }
 
-// The source with comments and string literals blanked out (newlines kept, so lines still count).
+// The source as the preprocessor sees its lines: a bare \r is a line break too, and a
+// backslash-newline joins two lines. Offsets stay those of the original text (joined lines are
+// blanked, not removed), so line numbers still count.
+std::string logical_lines(const std::string& s) {
+  std::string out = s;
+  for (std::size_t i = 0; i < out.size(); ++i) {
+    if (out[i] == '\r') out[i] = '\n';
+    if (out[i] == '\\' && i + 1 < s.size() && (s[i + 1] == '\n' || s[i + 1] == '\r')) {
+      out[i] = ' ';
+      out[i + 1] = ' ';  // the next line continues this one
+      if (s[i + 1] == '\r' && i + 2 < s.size() && s[i + 2] == '\n') out[i + 2] = ' ';
+    }
+  }
+  return out;
+}
+
+// The source with comments, string literals and character literals blanked out (newlines kept).
 std::string code_only(const std::string& s) {
   std::string out = s;
-  enum { Code, Line, Block, String } state = Code;
+  enum { Code, Line, Block, Literal } state = Code;
+  char quote = 0;
   for (std::size_t i = 0; i < s.size(); ++i) {
     const char c = s[i], next = i + 1 < s.size() ? s[i + 1] : '\0';
     switch (state) {
       case Code:
         if (c == '/' && next == '/') state = Line, out[i] = ' ';
         else if (c == '/' && next == '*') state = Block, out[i] = ' ', out[++i] = ' ';
-        else if (c == '"') state = String;
+        else if (c == '"' || c == '\'') state = Literal, quote = c;
         break;
       case Line:
         if (c == '\n') state = Code;
@@ -38,10 +56,10 @@ std::string code_only(const std::string& s) {
         if (c == '*' && next == '/') state = Code, out[i] = ' ', out[++i] = ' ';
         else if (c != '\n') out[i] = ' ';
         break;
-      case String:
+      case Literal:
         if (c == '\\' && next) out[i] = ' ', out[++i] = ' ';
-        else if (c == '"') state = Code;
-        else if (c != '\n') out[i] = ' ';
+        else if (c == quote || c == '\n') state = Code;  // a literal never spans a line
+        else out[i] = ' ';
         break;
     }
   }
@@ -95,12 +113,20 @@ std::vector<std::string> screen_kernel_source(const std::string& text, const std
     }
     i += n;
   }
-  const std::string code = code_only(text);
-  static const std::regex reads_files(R"((^|\n)[ \t]*#[ \t]*(include_next|include|import|embed)\b)");
-  for (auto it = std::sregex_iterator(code.begin(), code.end(), reads_files); it != std::sregex_iterator(); ++it) {
+  const std::string code = code_only(logical_lines(text));
+  // Only these directives may appear: none of them can read another file. Anything else —
+  // #include, #import, #embed, #line, and any spelling of them — is refused.
+  static const std::regex directive(R"((^|\n)[ \t]*(#|%:)[ \t]*([A-Za-z_]*))");
+  static const std::set<std::string> allowed = {"define", "undef", "if", "ifdef", "ifndef", "elif",
+                                                "else", "endif", "pragma", "error", "warning", ""};
+  for (auto it = std::sregex_iterator(code.begin(), code.end(), directive); it != std::sregex_iterator(); ++it) {
+    const std::string name = (*it)[3].str();
+    if (allowed.count(name)) continue;
     const std::size_t at = std::size_t(it->position(0)) + it->str(1).size();
-    problems.push_back(shown_as + ":" + std::to_string(line_of(text, at)) + ": #" + (*it)[2].str() +
-                       " is not allowed: a submission is this one file, and it may not read others");
+    const bool reads = name == "include" || name == "include_next" || name == "import" || name == "embed";
+    problems.push_back(shown_as + ":" + std::to_string(line_of(text, at)) + ": #" + name + " is not allowed: " +
+                       (reads ? "a submission is this one file, and it may not read others"
+                              : "only #define, #undef, #if, #ifdef, #ifndef, #elif, #else, #endif, #pragma, #error and #warning are"));
   }
   for (const kit::KernelSignature& k : kernels) {
     // Attributes may stand between the qualifier and the name: kernel __attribute__((...)) void f(

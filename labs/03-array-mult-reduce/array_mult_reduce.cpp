@@ -12,6 +12,8 @@ void validate(const Case& c) {
   if (c.local == 0 || (c.local & (c.local - 1)) != 0)
     throw kit::Error("local size " + std::to_string(c.local) +
                      " is not a power of two; the bitmask tree needs 1, 2, 4, 8, ...");
+  if (c.elements > std::size_t(INT32_MAX))
+    throw kit::Error("element count " + std::to_string(c.elements) + " does not fit the kernel's int gid (at most 2^31 - 1)");
   if (c.elements == 0 || c.elements % c.local != 0)
     throw kit::Error("element count " + std::to_string(c.elements) + " is not a multiple of the local size " +
                      std::to_string(c.local) + "; this lab runs whole work-groups of one element per work-item");

@@ -41,7 +41,8 @@ void validate(const Case& c) {
                      " must be a power of two and at least 2: with 1 work-item per group a launch of rungs 1-3 "
                      "returns as many values as it was given, and the reduction never ends");
   if (c.elements == 0) throw kit::Error("element count 0: there is nothing to reduce");
-  if (c.elements > std::size_t(UINT32_MAX)) throw kit::Error("element count " + std::to_string(c.elements) + " does not fit the kernel's uint n");
+  if (c.elements + 2 * c.local > std::size_t(UINT32_MAX))  // the kernels compute indices up to n + 2L in uint
+    throw kit::Error("element count " + std::to_string(c.elements) + " does not fit the kernels' uint indices");
 }
 
 std::vector<std::int32_t> make_input(const Case& c) {

@@ -13,12 +13,6 @@ namespace {
 
 std::size_t ceil_div(std::size_t a, std::size_t b) { return (a + b - 1) / b; }
 
-std::string number(double v) {
-  char text[40];
-  std::snprintf(text, sizeof text, "%.9g", v);
-  return text;
-}
-
 }  // namespace
 
 Op parse_op(const std::string& text) {
@@ -192,8 +186,8 @@ std::optional<std::string> difference(const Case& c, const Outputs& out, const E
   const double tol = tolerance(c, e);
   if (!(std::fabs(double(out.result) - e.value) <= tol))
     return to_string(c.op) + " of " + std::to_string(c.elements) + " elements by " + c.method + " in " +
-           std::to_string(out.passes) + " launches: expected " + number(e.value) + ", got " + number(out.result) +
-           " (" + (tol == 0 ? std::string("exact") : "tolerance " + number(tol)) + ")";
+           std::to_string(out.passes) + " launches: expected " + kit::format_number(e.value) + ", got " + kit::format_number(out.result) +
+           " (" + (tol == 0 ? std::string("exact") : "tolerance " + kit::format_number(tol)) + ")";
   return std::nullopt;
 }
 

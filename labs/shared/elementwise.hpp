@@ -55,7 +55,9 @@ struct Mismatch {
   std::size_t index;
   double expected, got;
 };
-std::optional<Mismatch> first_wrong(const std::vector<float>& want, const Outputs& out);
+// The first output that differs from `want` (exact). For a * b + c the compiler may fuse the
+// multiply and the add; the single-rounding fma result is accepted as well, from `in`.
+std::optional<Mismatch> first_wrong(const std::vector<float>& want, const Outputs& out, const Inputs* in = nullptr);
 std::string describe(const Lab& lab, const Case& c, const Outputs& out, const std::optional<Mismatch>& m);
 std::string diagnose(const Lab& lab, const Inputs& in, const Outputs& out, const std::optional<Mismatch>& m);
 

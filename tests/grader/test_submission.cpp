@@ -60,3 +60,16 @@ TEST_CASE("the kernel is found anywhere, the shallowest first, the others noted"
   CHECK(found->others == std::vector<std::string>{"b/ArrayMultReduce.cl", "z/deep/ArrayMultReduce.cl"});
   CHECK_FALSE(grader::find_kernel(dir.path, "Missing.cl"));
 }
+
+TEST_CASE("spellings of #include that the preprocessor accepts are refused too") {
+  // A line continuation, the %: digraph, a character literal holding a quote, a bare carriage return.
+  for (const std::string& sneaky : {std::string("#\\\ninclude \"/etc/passwd\"\n"), std::string("%:include </etc/passwd>\n"),
+                                    std::string("char q = '\"';\n#include \"/etc/passwd\"\n"),
+                                    std::string("int x;\r#include \"/etc/passwd\"\n"), std::string("#line 1 \"other.cl\"\n")}) {
+    CAPTURE(sneaky);
+    const auto p = screen(sneaky + kKernel);
+    REQUIRE(p.size() == 1);
+    CHECK(p[0].find("is not allowed") != std::string::npos);
+  }
+  CHECK(screen("#define OP(a, b) ((a) + (b))\n#if 1\n#pragma unroll\n#endif\n" + kKernel).empty());
+}

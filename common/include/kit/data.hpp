@@ -11,9 +11,10 @@ namespace kit {
 enum class DataKind {
   Integers,  // whole numbers -8..8 stored as floats: every product and partial sum is exact
   Reals,     // multiples of 2^-23 in [-1, 1): exact floats, sums need a rounding tolerance
+  Units,     // whole numbers -1, 0, 1: a sum of up to 2^24 products is exact in float, in any order
 };
 
-// "int" or "real"; throws kit::Error naming the value otherwise.
+// "int", "real" or "unit"; throws kit::Error naming the value otherwise.
 DataKind parse_data_kind(const std::string& text);
 std::string to_string(DataKind kind);
 
@@ -25,6 +26,8 @@ std::vector<float> make_data(DataKind kind, std::uint64_t seed, std::uint64_t st
 // "8M" = 8'000'000, "1Mi" = 1'048'576, "4096", "2Gi"; throws kit::Error naming the text when it
 // is not a positive count.
 std::size_t parse_count(const std::string& text);
+// A value as people read it in messages: 9 significant digits ("%.9g"), enough to tell floats apart.
+std::string format_number(double value);
 // 8388608 -> "8Mi", 8000000 -> "8M", 1000 -> "1K", 1234 -> "1234"
 std::string format_count(std::size_t count);
 

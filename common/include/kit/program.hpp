@@ -33,7 +33,7 @@ struct BuildError : Error {
   std::string log;
 };
 
-// Reads a text file; throws kit::Error naming the file when it cannot.
+// Reads a file whole; throws kit::Error naming the file when it cannot.
 std::string read_text_file(const std::filesystem::path& file);
 
 // Compiler messages rewritten to "file:LINE:COL: error: message" for the given file, whatever
