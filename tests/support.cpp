@@ -1,5 +1,7 @@
 #include "support.hpp"
 
+#include "kit/paths.hpp"
+
 #include <sys/wait.h>
 
 #include <array>
@@ -16,7 +18,13 @@ const kit::Runtime& runtime() {
 std::filesystem::path data(const std::string& name) { return std::filesystem::path(KIT_TEST_DATA) / name; }
 
 Command run_program(const std::string& program, const std::string& args) {
-  const std::string cmd = "'" + std::string(KIT_BIN_DIR) + "/" + program + "' " + args + " 2>&1";
+  return run_command("'" + std::string(KIT_BIN_DIR) + "/" + program + "' " + args);
+}
+
+std::string kit_path(const std::string& relative) { return "'" + (kit::root() / relative).string() + "'"; }
+
+Command run_command(const std::string& command) {
+  const std::string cmd = command + " 2>&1";
   FILE* pipe = popen(cmd.c_str(), "r");
   if (!pipe) throw std::runtime_error("cannot run " + cmd);
   Command result{0, ""};

@@ -18,6 +18,10 @@ struct Command {
 };
 // Runs build/bin/<program> <args> through the shell.
 Command run_program(const std::string& program, const std::string& args);
+// Runs a shell command line; stdout and stderr together.
+Command run_command(const std::string& command);
+// kit::root() / relative, quoted for the shell.
+std::string kit_path(const std::string& relative);
 
 }  // namespace test
 

@@ -27,7 +27,8 @@ TEST_CASE("the benchmark's quick mode measures every kernel and writes the CSV")
   CHECK(files == 8);  // four graphs, PNG and SVG
 
   std::ofstream(dir / "q.csv", std::ios::app) << "\"broken row\",1,2\n";
-  const auto bad = test::run_program("../../scripts/plot_benchmark.py", (dir / "q.csv").string() + " --out " + (dir / "p2").string());
+  const auto bad = test::run_command(test::kit_path("scripts/plot_benchmark.py") + " " + (dir / "q.csv").string() + " --out " +
+                                     (dir / "p2").string());
   CHECK(bad.exit_code != 0);
   CHECK(bad.output.find("q.csv:12: expected 14 fields, found 3") != std::string::npos);
 }

@@ -2,6 +2,9 @@
 
 #include <iostream>
 
+#include "kit/errors.hpp"
+#include "kit/paths.hpp"
+
 namespace kit {
 
 void add_device_options(CLI::App& app, DeviceOptions& options) {
@@ -19,6 +22,16 @@ int parse_args(CLI::App& app, int argc, char** argv) {
     return app.exit(e);
   }
   return -1;
+}
+
+void add_kernel_options(CLI::App& app, KernelChoice& choice, const std::string& file_name) {
+  app.add_option("-k,--kernel", choice.path, "Kernel file (default: this lab's " + file_name + ")");
+  app.add_flag("--solution", choice.solution, "Use the finished kernel file from solutions/");
+}
+
+std::filesystem::path chosen_kernel(const KernelChoice& choice, const std::string& lab, const std::string& file_name) {
+  if (!choice.path.empty() && choice.solution) throw Error("give either --kernel or --solution, not both");
+  return choice.path.empty() ? lab_file(lab, file_name, choice.solution) : std::filesystem::path(choice.path);
 }
 
 bool handle_list(const DeviceOptions& options) {

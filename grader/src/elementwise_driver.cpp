@@ -31,12 +31,7 @@ class ElementwiseDriver : public LabDriver {
   std::vector<kit::KernelSignature> kernels() const override { return {lab_.signature}; }
 
   void validate_case(const json& p) const override {
-    for (const char* key : {"elements", "local", "seed"})
-      if (!p.contains(key) || !p.at(key).is_number_unsigned()) throw kit::Error(std::string(key) + ": must be a whole number >= 0");
-    if (!p.contains("data") || !p.at("data").is_string()) throw kit::Error("data: must be \"int\" or \"real\"");
-    for (const auto& [key, value] : p.items())
-      if (key != "elements" && key != "local" && key != "seed" && key != "data")
-        throw kit::Error(key + ": not a field of " + lab_.id + " cases (elements, local, data, seed)");
+    require_fields(p, {"elements", "local", "seed"}, {"data"}, lab_.id);
     elementwise::validate(to_case(p));
   }
 

@@ -25,11 +25,7 @@ class Lab04Driver : public LabDriver {
   std::vector<kit::KernelSignature> kernels() const override { return lab04::all_signatures(); }
 
   void validate_case(const json& p) const override {
-    for (const char* key : {"elements", "local", "seed", "rung"})
-      if (!p.contains(key) || !p.at(key).is_number_unsigned()) throw kit::Error(std::string(key) + ": must be a whole number >= 0");
-    for (const auto& [key, value] : p.items())
-      if (key != "elements" && key != "local" && key != "seed" && key != "rung")
-        throw kit::Error(key + ": not a field of lab 04 cases (elements, local, seed, rung)");
+    require_fields(p, {"elements", "local", "seed", "rung"}, {}, "lab 04");
     const int rung = p.at("rung").get<int>();
     if (rung != 0) lab04::validate(to_case(p, rung));
     else lab04::validate(to_case(p, 1));

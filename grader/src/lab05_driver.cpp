@@ -27,13 +27,7 @@ class Lab05Driver : public LabDriver {
   std::vector<kit::KernelSignature> kernels() const override { return lab05::all_signatures(); }
 
   void validate_case(const json& p) const override {
-    for (const char* key : {"elements", "local", "seed"})
-      if (!p.contains(key) || !p.at(key).is_number_unsigned()) throw kit::Error(std::string(key) + ": must be a whole number >= 0");
-    for (const char* key : {"data", "op", "method"})
-      if (!p.contains(key) || !p.at(key).is_string()) throw kit::Error(std::string(key) + ": must be a string");
-    for (const auto& [key, value] : p.items())
-      if (key != "elements" && key != "local" && key != "seed" && key != "data" && key != "op" && key != "method")
-        throw kit::Error(key + ": not a field of lab 05 cases (elements, local, data, seed, op, method)");
+    require_fields(p, {"elements", "local", "seed"}, {"data", "op", "method"}, "lab 05");
     const std::string m = p.at("method");
     lab05::validate(to_case(p, m == "all" ? "pingpong" : m));
   }

@@ -31,14 +31,8 @@ class Lab06Driver : public LabDriver {
   std::vector<kit::KernelSignature> kernels() const override { return lab06::signatures(); }
 
   void validate_case(const json& p) const override {
-    for (const char* key : {"elements", "local", "groups", "seed"})
-      if (!p.contains(key) || !p.at(key).is_number_unsigned()) throw kit::Error(std::string(key) + ": must be a whole number >= 0");
-    for (const char* key : {"data", "combine"})
-      if (!p.contains(key) || !p.at(key).is_string()) throw kit::Error(std::string(key) + ": must be a string");
+    require_fields(p, {"elements", "local", "groups", "seed"}, {"data", "combine"}, "lab 06");
     if (p.at("combine") != "host" && p.at("combine") != "device") throw kit::Error("combine: must be \"host\" or \"device\"");
-    for (const auto& [key, value] : p.items())
-      if (key != "elements" && key != "local" && key != "groups" && key != "seed" && key != "data" && key != "combine")
-        throw kit::Error(key + ": not a field of lab 06 cases (elements, local, groups, data, seed, combine)");
     if (p.at("groups").get<std::size_t>() == 0) throw kit::Error("groups: must be fixed in a spec (the grading device's count)");
     lab06::validate(to_case(p));
   }

@@ -43,6 +43,11 @@ struct LabDriver {
                          const std::filesystem::path& baseline, const json& params, int pairs) const;
 };
 
+// Throws kit::Error naming the field unless `params` has exactly these fields: `numbers` whole
+// numbers >= 0, `texts` strings. Every driver's validate_case starts here.
+void require_fields(const json& params, const std::vector<std::string>& numbers, const std::vector<std::string>& texts,
+                    const std::string& lab);
+
 // The driver of a lab by its folder name; throws kit::Error listing the known labs.
 const LabDriver& lab_driver(const std::string& lab);
 

@@ -13,15 +13,15 @@ int main(int argc, char** argv) {
     CLI::App app{"Lab 03 ArrayMultReduce: multiply two arrays and reduce the products per work-group"};
     kit::DeviceOptions device;
     kit::add_device_options(app, device);
-    std::string elements = "8Mi", data = "real", kernel_path;
+    std::string elements = "8Mi", data = "real";
     lab03::Case c;
-    bool solution = false, check = false, brief = false;
+    bool check = false, brief = false;
     int warmup = 2, repeats = 10;
     app.add_option("-n,--elements", elements, "Array size N; suffixes K, M, G (powers of 10) and Ki, Mi, Gi (powers of 2)")
         ->capture_default_str();
     app.add_option("-l,--local", c.local, "Work-group size L (a power of two dividing N)")->capture_default_str();
-    app.add_option("-k,--kernel", kernel_path, "Kernel file (default: this lab's ArrayMultReduce.cl)");
-    app.add_flag("--solution", solution, "Use the finished kernel from solutions/");
+    kit::KernelChoice kernel;
+    kit::add_kernel_options(app, kernel, lab03::kKernelFile);
     app.add_flag("--check", check, "Compare every work-group's sum with the host reference; exit 1 at the first wrong one");
     app.add_option("--data", data, "Input data: int (small whole numbers, exact) or real")->capture_default_str();
     app.add_option("--seed", c.seed, "Seed of the deterministic input data")->capture_default_str();
@@ -30,13 +30,11 @@ int main(int argc, char** argv) {
     app.add_flag("--brief", brief, "Print one line: N L GNum/s(best) GNum/s(median) check");
     if (const int status = kit::parse_args(app, argc, argv); status >= 0) return status;
     if (kit::handle_list(device)) return 0;
-    if (!kernel_path.empty() && solution) throw kit::Error("give either --kernel or --solution, not both");
 
     c.elements = kit::parse_count(elements);
     c.kind = kit::parse_data_kind(data);
     lab03::validate(c);
-    const std::filesystem::path file =
-        kernel_path.empty() ? kit::lab_file(lab03::kLab, lab03::kKernelFile, solution) : std::filesystem::path(kernel_path);
+    const std::filesystem::path file = kit::chosen_kernel(kernel, lab03::kLab, lab03::kKernelFile);
 
     const kit::Runtime rt = kit::Runtime::open(device);
     if (!brief) {

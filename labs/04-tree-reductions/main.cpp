@@ -14,23 +14,22 @@ int main(int argc, char** argv) {
     CLI::App app{"Lab 04: the tree-reduction ladder (integer sum, five kernels)"};
     kit::DeviceOptions device;
     kit::add_device_options(app, device);
-    std::string elements = "16Mi", kernel_path;
+    std::string elements = "16Mi";
     lab04::Case c;
     std::vector<int> chosen;
-    bool solution = false, check = false;
+    bool check = false;
     int warmup = 2, repeats = 10;
     app.add_option("-n,--elements", elements, "N, need not be a power of two; suffixes K, M, G, Ki, Mi, Gi")->capture_default_str();
     app.add_option("-l,--local", c.local, "Work-group size L (a power of two >= 2)")->capture_default_str();
     app.add_option("-r,--rung", chosen, "Rungs to run, e.g. 1,3,5 (default: all)")->delimiter(',');
-    app.add_option("-k,--kernel", kernel_path, "Kernel file (default: this lab's TreeReductions.cl)");
-    app.add_flag("--solution", solution, "Use the finished kernels from solutions/");
+    kit::KernelChoice kernel;
+    kit::add_kernel_options(app, kernel, lab04::kKernelFile);
     app.add_flag("--check", check, "Check every rung's first-launch sums and total; exit 1 if one is wrong");
     app.add_option("--seed", c.seed, "Seed of the deterministic input data")->capture_default_str();
     app.add_option("--warmup", warmup, "Untimed runs before timing")->capture_default_str()->check(CLI::NonNegativeNumber);
     app.add_option("--repeats", repeats, "Timed runs (best reported)")->capture_default_str()->check(CLI::PositiveNumber);
     if (const int status = kit::parse_args(app, argc, argv); status >= 0) return status;
     if (kit::handle_list(device)) return 0;
-    if (!kernel_path.empty() && solution) throw kit::Error("give either --kernel or --solution, not both");
     c.elements = kit::parse_count(elements);
     if (chosen.empty())
       for (const lab04::Rung& r : lab04::rungs()) chosen.push_back(r.number);
@@ -38,8 +37,7 @@ int main(int argc, char** argv) {
       c.rung = r;
       lab04::validate(c);
     }
-    const std::filesystem::path file =
-        kernel_path.empty() ? kit::lab_file(lab04::kLab, lab04::kKernelFile, solution) : std::filesystem::path(kernel_path);
+    const std::filesystem::path file = kit::chosen_kernel(kernel, lab04::kLab, lab04::kKernelFile);
 
     const kit::Runtime rt = kit::Runtime::open(device);
     std::cout << "Device: " << rt.summary() << "\nKernel: " << file.string() << "\n"

@@ -13,17 +13,17 @@ int main(int argc, char** argv) {
     CLI::App app{"Lab 05: multi-pass reductions of any N (sum, min, max)"};
     kit::DeviceOptions device;
     kit::add_device_options(app, device);
-    std::string elements = "1000003", data = "real", kernel_path;
+    std::string elements = "1000003", data = "real";
     std::vector<std::string> ops{"sum", "min", "max"}, chosen;
     lab05::Case c;
-    bool solution = false, check = false;
+    bool check = false;
     int warmup = 1, repeats = 5;
     app.add_option("-n,--elements", elements, "N, any size; suffixes K, M, G, Ki, Mi, Gi")->capture_default_str();
     app.add_option("-l,--local", c.local, "Work-group size L (a power of two >= 2)")->capture_default_str();
     app.add_option("--op", ops, "Operators: sum, min, max")->delimiter(',')->capture_default_str();
     app.add_option("-m,--method", chosen, "Methods: pairwise, window8, strided, pingpong (default: all)")->delimiter(',');
-    app.add_option("-k,--kernel", kernel_path, "Kernel file (default: this lab's MultipassReductions.cl)");
-    app.add_flag("--solution", solution, "Use the finished kernels from solutions/");
+    kit::KernelChoice kernel;
+    kit::add_kernel_options(app, kernel, lab05::kKernelFile);
     app.add_flag("--check", check, "Check every result (and that the input is unchanged); exit 1 if one is wrong");
     app.add_option("--data", data, "Input data: int (whole numbers, exact sums) or real")->capture_default_str();
     app.add_option("--seed", c.seed, "Seed of the deterministic input data")->capture_default_str();
@@ -31,7 +31,6 @@ int main(int argc, char** argv) {
     app.add_option("--repeats", repeats, "Timed runs (best reported)")->capture_default_str()->check(CLI::PositiveNumber);
     if (const int status = kit::parse_args(app, argc, argv); status >= 0) return status;
     if (kit::handle_list(device)) return 0;
-    if (!kernel_path.empty() && solution) throw kit::Error("give either --kernel or --solution, not both");
     c.elements = kit::parse_count(elements);
     c.kind = kit::parse_data_kind(data);
     if (chosen.empty())
@@ -41,8 +40,7 @@ int main(int argc, char** argv) {
       lab05::validate(c);
     }
     for (const std::string& op : ops) lab05::parse_op(op);
-    const std::filesystem::path file =
-        kernel_path.empty() ? kit::lab_file(lab05::kLab, lab05::kKernelFile, solution) : std::filesystem::path(kernel_path);
+    const std::filesystem::path file = kit::chosen_kernel(kernel, lab05::kLab, lab05::kKernelFile);
 
     const kit::Runtime rt = kit::Runtime::open(device);
     std::cout << "Device: " << rt.summary() << "\nKernel: " << file.string() << "\n"

@@ -17,16 +17,16 @@ int main(int argc, char** argv) {
     CLI::App app{"Lab 06: the cascade dot product, the kit's fastest kernel"};
     kit::DeviceOptions device;
     kit::add_device_options(app, device);
-    std::string elements = "64Mi", data = "real", kernel_path, combine = "both";
+    std::string elements = "64Mi", data = "real", combine = "both";
     lab06::Case c;
-    bool solution = false, check = false, vs_openmp = false, vs_solution = false;
+    bool check = false, vs_openmp = false, vs_solution = false;
     int warmup = 2, repeats = 10;
     app.add_option("-n,--elements", elements, "N; suffixes K, M, G, Ki, Mi, Gi")->capture_default_str();
     app.add_option("-l,--local", c.local, "Work-group size L, a power of two (default: 1 on a CPU, 1024 on a GPU)");
     app.add_option("-g,--groups", c.groups, "Work-groups (default: 8 x compute units)");
     app.add_option("--combine", combine, "Final combine: host, device or both")->capture_default_str();
-    app.add_option("-k,--kernel", kernel_path, "Kernel file (default: this lab's CascadeDot.cl)");
-    app.add_flag("--solution", solution, "Use the finished kernels from solutions/");
+    kit::KernelChoice kernel;
+    kit::add_kernel_options(app, kernel, lab06::kKernelFile);
     app.add_flag("--check", check, "Check the dot product; exit 1 if it is wrong");
     app.add_flag("--vs-openmp", vs_openmp, "Also time the OpenMP simd dot product on the host CPU; print the ratio");
     app.add_flag("--vs-solution", vs_solution, "Time the kernel against the solution, alternately, as the grader does");
@@ -36,14 +36,12 @@ int main(int argc, char** argv) {
     app.add_option("--repeats", repeats, "Timed runs (best and median reported)")->capture_default_str()->check(CLI::PositiveNumber);
     if (const int status = kit::parse_args(app, argc, argv); status >= 0) return status;
     if (kit::handle_list(device)) return 0;
-    if (!kernel_path.empty() && solution) throw kit::Error("give either --kernel or --solution, not both");
     if (combine != "host" && combine != "device" && combine != "both")
       throw kit::Error("--combine '" + combine + "' is not one of: host, device, both");
     c.elements = kit::parse_count(elements);
     c.kind = kit::parse_data_kind(data);
     lab06::validate(c);
-    const std::filesystem::path file =
-        kernel_path.empty() ? kit::lab_file(lab06::kLab, lab06::kKernelFile, solution) : std::filesystem::path(kernel_path);
+    const std::filesystem::path file = kit::chosen_kernel(kernel, lab06::kLab, lab06::kKernelFile);
 
     const kit::Runtime rt = kit::Runtime::open(device);
     const lab06::Inputs in = lab06::make_inputs(c);

@@ -151,15 +151,15 @@ int main(const Lab& lab, int argc, char** argv) {
     kit::add_device_options(app, device);
     std::vector<std::string> elements{"16Mi"};
     std::vector<std::size_t> locals{64};
-    std::string data = "int", kernel_path;
-    bool solution = false, check = false;
+    std::string data = "int";
+    bool check = false;
     std::uint64_t seed = 1;
     int warmup = 2, repeats = 10;
     app.add_option("-n,--elements", elements, "Array sizes N (several make a table); suffixes K, M, G, Ki, Mi, Gi")
         ->delimiter(',')->capture_default_str();
     app.add_option("-l,--local", locals, "Work-group sizes L (several make a table)")->delimiter(',')->capture_default_str();
-    app.add_option("-k,--kernel", kernel_path, "Kernel file (default: this lab's " + lab.kernel_file + ")");
-    app.add_flag("--solution", solution, "Use the finished kernel from solutions/");
+    kit::KernelChoice kernel;
+    kit::add_kernel_options(app, kernel, lab.kernel_file);
     app.add_flag("--check", check, "Compare every output with the host's; exit 1 at the first wrong one");
     app.add_option("--data", data, "Input data: int (small whole numbers) or real")->capture_default_str();
     app.add_option("--seed", seed, "Seed of the deterministic input data")->capture_default_str();
@@ -167,9 +167,7 @@ int main(const Lab& lab, int argc, char** argv) {
     app.add_option("--repeats", repeats, "Timed runs")->capture_default_str()->check(CLI::PositiveNumber);
     if (const int status = kit::parse_args(app, argc, argv); status >= 0) return status;
     if (kit::handle_list(device)) return 0;
-    if (!kernel_path.empty() && solution) throw kit::Error("give either --kernel or --solution, not both");
-    const std::filesystem::path file =
-        kernel_path.empty() ? kit::lab_file(lab.id, lab.kernel_file, solution) : std::filesystem::path(kernel_path);
+    const std::filesystem::path file = kit::chosen_kernel(kernel, lab.id, lab.kernel_file);
     const kit::DataKind kind = kit::parse_data_kind(data);
     std::vector<std::size_t> sizes;
     for (const std::string& e : elements) sizes.push_back(kit::parse_count(e));

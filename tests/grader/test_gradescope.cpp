@@ -47,7 +47,7 @@ TEST_CASE("the Gradescope autograder files are shipped") {
 
 TEST_CASE("make gradescope-zip packs the kit without solutions, with the entry files at the top") {
   const std::string root = kit::root().string();
-  const auto run = test::run_program("../../scripts/gradescope-zip.sh", "");
+  const auto run = test::run_command(test::kit_path("scripts/gradescope-zip.sh"));
   REQUIRE_MESSAGE(run.exit_code == 0, run.output);
   const std::string zip = root + "/build/gradescope-autograder.zip";
   test::TempDir dir;

@@ -1,6 +1,8 @@
 #pragma once
 // Command-line pieces every kit program shares (CLI11).
 #include <CLI/CLI.hpp>
+#include <filesystem>
+#include <string>
 
 #include "kit/device.hpp"
 
@@ -12,6 +14,16 @@ void add_device_options(CLI::App& app, DeviceOptions& options);
 // Parses the command line; on --help or a usage error prints what CLI11 prints for `app` and
 // returns the exit status to leave with, else returns -1.
 int parse_args(CLI::App& app, int argc, char** argv);
+
+// -k/--kernel PATH and --solution, which every lab program takes.
+struct KernelChoice {
+  std::string path;
+  bool solution = false;
+};
+void add_kernel_options(CLI::App& app, KernelChoice& choice, const std::string& file_name);
+// The kernel file to build: PATH, or the lab's file in solutions/ or labs/. Throws kit::Error when
+// both --kernel and --solution are given.
+std::filesystem::path chosen_kernel(const KernelChoice& choice, const std::string& lab, const std::string& file_name);
 
 // Handles --list (prints the device table); returns true when the program should exit.
 bool handle_list(const DeviceOptions& options);
