@@ -19,6 +19,22 @@ echo "== Lab 04, the tree-reduction ladder, solution (4Mi ints, L = 256)"
 build/bin/04-tree-reductions --solution --check --elements 4Mi --local 256 --repeats 3 | tail -8 || status=1
 echo
 
+echo "== Lab 05, multi-pass reductions of any N, solution (N = 1000003, L = 256)"
+build/bin/05-multipass-reductions --solution --check --repeats 2 | tail -13 || status=1
+echo
+
+echo "== Lab 06, the cascade dot product, solution (16Mi elements), against OpenMP on this CPU"
+build/bin/06-cascade-reduction --solution --check --vs-openmp --elements 16Mi --repeats 5 | tail -6 || status=1
+echo
+
+echo "== Lab 07, the image max pyramid, solution (1023 x 257, 2x2 and 4x4 blocks)"
+build/bin/07-image-max-pyramid --solution --check --width 1023 --height 257 --repeats 2 | tail -6 || status=1
+echo
+
+echo "== Lab 08, atomics, accuracy and scan, solution (1Mi elements)"
+build/bin/08-atomics-and-scan --solution --check --elements 1Mi --run 16Ki --repeats 2 | tail -25 || status=1
+echo
+
 echo "== Lab 03 ArrayMultReduce, solution, on the default device"
 $lab --solution --elements 1Mi --local 32 --repeats 3 | head -1
 echo "GigaNumbers Multiplied and Reduced Per Second (best of 5; every work-group sum checked)"

@@ -37,6 +37,8 @@ TEST_CASE("parameter declarations parse into address space and type") {
   CHECK(kit::param_shape("__local float* prods").space == "local");
   CHECK(kit::param_shape("int n").space == "private");
   CHECK(kit::param_shape("int n").type == "int");
+  CHECK(kit::param_shape("read_only image2d_t src").space == "global");
+  CHECK(kit::param_shape("__write_only image2d_t dst").type == "image2d_t");
   CHECK(lab03::kSignature.text() ==
         "kernel void ArrayMultReduce(global const float *dA, global const float *dB, local float *prods, global float *dC)");
 }

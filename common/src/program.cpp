@@ -50,8 +50,10 @@ ParamShape param_shape(const std::string& declaration) {
     if (t.rfind("__", 0) == 0) t = t.substr(2);
     if (t == "global" || t == "local" || t == "constant" || t == "private") shape.space = t;
     else if (t == "const" || t == "restrict" || t == "volatile") continue;
+    else if (t == "read_only" || t == "write_only" || t == "read_write") continue;  // an image's access qualifier
     else shape.type += t;
   }
+  if (shape.type.rfind("image", 0) == 0) shape.space = "global";  // images live in global memory
   return shape;
 }
 

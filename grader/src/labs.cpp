@@ -29,12 +29,8 @@ const std::vector<std::unique_ptr<LabDriver>>& drivers() {
     list.push_back(make_lab04_driver());
     list.push_back(make_lab05_driver());
     list.push_back(make_lab06_driver());
-#ifdef KIT_HAS_LAB07
     list.push_back(make_lab07_driver());
-#endif
-#ifdef KIT_HAS_LAB08
     list.push_back(make_lab08_driver());
-#endif
     return list;
   }();
   return all;

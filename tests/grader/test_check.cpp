@@ -18,7 +18,7 @@ TEST_CASE("check fails the starter kernels with hints and passes the solutions")
 }
 
 TEST_CASE("check passes every lab's solution, safety included, and fails every starter") {
-  for (const std::string lab : {"01", "02", "03", "04", "05", "06"}) {
+  for (const std::string lab : {"01", "02", "03", "04", "05", "06", "07", "08"}) {
     CAPTURE(lab);
     const auto solved = test::run_program("grader", std::string("check ") + lab + " --races --dir " + (kit::root() / "solutions").string());
     CHECK(solved.exit_code == 0);

@@ -19,7 +19,8 @@ struct KernelSignature {
 };
 
 // What the OpenCL runtime reports for a parameter, parsed from its declaration: the address
-// space ("global", "local", "constant" or "private") and the type without qualifiers ("float*").
+// space ("global", "local", "constant" or "private"; images are global) and the type without
+// qualifiers ("float*", "image2d_t": const, restrict, volatile and read_only/write_only dropped).
 struct ParamShape {
   std::string space;
   std::string type;

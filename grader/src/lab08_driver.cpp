@@ -1,0 +1,235 @@
+// Lab 08 atomics and scan for the grader: cases {part, elements, local, seed} and, for the
+// accuracy part, run. Graded per part: the atomic int total exactly; the float total within the
+// trees' and the atomic chain's rounding bound, on whole numbers stored as floats (exact in any
+// order, so the total is the same in every run and the references regenerate byte for byte); the
+// accuracy study's sums within each method's bound (naive bit for bit, Kahan far below naive);
+// scans and compactions exactly, by the SHA-256 of the whole output (and the count), so the stored
+// references stay small. Part "all" (the memory-safety case only) runs every part.
+#include <memory>
+
+#include "atomics_scan.hpp"
+#include "files.hpp"
+#include "kit/errors.hpp"
+#include "labs.hpp"
+
+namespace grader {
+namespace {
+
+lab08::Case to_case(const json& p, lab08::Part part) {
+  lab08::Case c;
+  c.part = part;
+  c.elements = p.at("elements").get<std::size_t>();
+  c.local = p.at("local").get<std::size_t>();
+  c.seed = p.at("seed").get<std::uint64_t>();
+  if (p.contains("run")) c.run = p.at("run").get<std::size_t>();
+  return c;
+}
+
+lab08::Part part_of(const json& p) { return lab08::parse_part(p.at("part").get<std::string>()); }
+
+// SHA-256 of the ints' bytes (little-endian int32, as they come from the device).
+std::string digest(const std::vector<std::int32_t>& v) {
+  return sha256_hex(std::string(reinterpret_cast<const char*>(v.data()), v.size() * sizeof(std::int32_t)));
+}
+
+json floats_json(const std::vector<float>& v) {
+  json a = json::array();
+  for (float x : v) a.push_back(float_to_json(x));
+  return a;
+}
+
+std::vector<float> json_floats(const json& a) {
+  std::vector<float> v;
+  for (const json& x : a) v.push_back(float(json_to_float(x)));
+  return v;
+}
+
+json run_part(lab08::Runner& runner, const json& params, lab08::Part part) {
+  const lab08::Case c = to_case(params, part);
+  switch (part) {
+    case lab08::Part::AtomicInt: {
+      const lab08::Sum s = runner.atomic_int(c, lab08::make_ints(c), 0, 1);
+      return {{"total", std::int64_t(s.total)}, {"groups", s.groups}, {"seconds", s.timing.best}};
+    }
+    case lab08::Part::AtomicFloat: {
+      const lab08::Sum s = runner.atomic_float(c, lab08::make_whole_floats(c), 0, 1);
+      return {{"total", float_to_json(s.total)}, {"groups", s.groups}, {"seconds", s.timing.best}};
+    }
+    case lab08::Part::Accuracy: {
+      const lab08::AccuracyOutputs out = runner.accuracy(c, lab08::make_accuracy_data(c), 0, 1);
+      json j = {{"passes", out.pairwise_passes}};
+      double seconds = 0;
+      for (const lab08::Method& m : lab08::methods()) {
+        j[m.name] = floats_json(out.sums.at(m.name));
+        seconds += out.timing.at(m.name).best;
+      }
+      j["seconds"] = seconds;
+      return j;
+    }
+    case lab08::Part::ScanExclusive:
+    case lab08::Part::ScanInclusive:
+    case lab08::Part::Compact: {
+      const auto in = lab08::make_ints(c);
+      const bool compact = part == lab08::Part::Compact;
+      const lab08::ScanOutputs out = compact ? runner.compact(c, in, 0, 1) : runner.scan(c, in, 0, 1);
+      // Where the output first differs from the host's, for the message only: the grade comes
+      // from the digest, compared in the grader with the stored reference.
+      const auto expected = compact ? lab08::expected_compact(in) : lab08::expected_scan(in, part == lab08::Part::ScanInclusive);
+      json first = nullptr;
+      if (const auto i = lab08::first_mismatch(expected, out.values)) first = {{"index", *i}, {"got", lab08::window(out.values, *i)}};
+      json j = {{"digest", digest(out.values)}, {"levels", out.levels}, {"first_difference", first}, {"seconds", out.timing.best}};
+      if (compact) j["count"] = out.count;
+      else j["size"] = out.values.size();
+      return j;
+    }
+  }
+  return {};
+}
+
+class Lab08Driver : public LabDriver {
+ public:
+  std::string id() const override { return lab08::kLab; }
+  std::vector<kit::KernelSignature> kernels() const override { return lab08::signatures(); }
+
+  void validate_case(const json& p) const override {
+    if (!p.contains("part") || !p.at("part").is_string()) throw kit::Error("part: must be a string");
+    const std::string part = p.at("part");
+    const bool all = part == "all";
+    if (!all) lab08::parse_part(part);
+    for (const char* key : {"elements", "local", "seed"})
+      if (!p.contains(key) || !p.at(key).is_number_unsigned()) throw kit::Error(std::string(key) + ": must be a whole number >= 0");
+    const bool needs_run = all || part == "accuracy";
+    if (needs_run && (!p.contains("run") || !p.at("run").is_number_unsigned()))
+      throw kit::Error("run: the accuracy part needs the run length, a whole number");
+    if (!needs_run && p.contains("run")) throw kit::Error("run: only the accuracy part (and \"all\") has runs");
+    for (const auto& [key, value] : p.items())
+      if (key != "part" && key != "elements" && key != "local" && key != "seed" && key != "run")
+        throw kit::Error(key + ": not a field of lab 08 cases (part, elements, local, seed, run)");
+    if (part == "atomic-float" && p.at("elements").get<std::size_t>() > lab08::kMaxWholeFloatElements)
+      throw kit::Error("elements: the float atomic's graded total must be exact in any order: at most 2^21 = " +
+                       std::to_string(lab08::kMaxWholeFloatElements) + " elements");
+    if (all)
+      for (lab08::Part each : lab08::parts()) lab08::validate(to_case(p, each));
+    else
+      lab08::validate(to_case(p, lab08::parse_part(part)));
+  }
+
+  void validate_tolerance(const json& policy) const override {
+    const json want = {{"atomic-int", "exact"},
+                       {"atomic-float", "trees-then-atomic-chain-bound"},
+                       {"accuracy", "each-method-bound, naive bit for bit, kahan 20x below naive"},
+                       {"scan", "exact (SHA-256 of the output)"},
+                       {"compact", "exact (count, SHA-256 of the kept elements)"}};
+    if (policy != want) throw kit::Error("lab 08 implements " + want.dump() + ", not " + policy.dump());
+  }
+
+  json run_case(const kit::Runtime& rt, const std::filesystem::path& kernel, const std::string& shown_as,
+                const json& params) const override {
+    lab08::Runner runner(rt, kernel, shown_as);
+    if (params.at("part") != "all") return run_part(runner, params, part_of(params));
+    // One context, one runner: Oclgrind's reports of every part then go to the one log. The
+    // runner keeps its buffers to the end (see Runner::retain_buffers).
+    runner.retain_buffers();
+    json all = json::array();
+    for (lab08::Part part : lab08::parts()) {
+      json one = run_part(runner, params, part);
+      one["part"] = lab08::to_string(part);
+      all.push_back(one);
+    }
+    return {{"parts", all}};
+  }
+
+  json reference(const json& params) const override {
+    if (params.at("part") == "all") throw kit::Error("part \"all\" is the memory-safety case only: it has no reference");
+    const lab08::Part part = part_of(params);
+    const lab08::Case c = to_case(params, part);
+    switch (part) {
+      case lab08::Part::AtomicInt: return {{"total", lab08::expected_int_sum(lab08::make_ints(c))}};
+      case lab08::Part::AtomicFloat: {
+        const lab08::FloatExpected e = lab08::expected_float_sum(c, lab08::make_whole_floats(c));
+        return {{"exact", e.exact}, {"abs", e.abs}, {"abs_partials", e.abs_partials}};
+      }
+      case lab08::Part::Accuracy: {
+        const auto data = lab08::make_accuracy_data(c);
+        json runs = json::array();
+        for (const lab08::RunExact& r : lab08::exact_runs(c, data))
+          runs.push_back({{"sum", lab08::to_decimal(r.sum)}, {"abs", lab08::to_decimal(r.abs)}, {"count", r.count}});
+        return {{"scale", lab08::kAccuracyScale}, {"runs", runs}, {"naive", floats_json(lab08::naive_runs(c, data))}};
+      }
+      case lab08::Part::ScanExclusive:
+      case lab08::Part::ScanInclusive: {
+        const auto e = lab08::expected_scan(lab08::make_ints(c), part == lab08::Part::ScanInclusive);
+        return {{"size", e.size()}, {"digest", digest(e)}, {"levels", lab08::scan_levels(c.elements, c.local).size()}};
+      }
+      case lab08::Part::Compact: {
+        const auto e = lab08::expected_compact(lab08::make_ints(c));
+        return {{"count", e.size()}, {"digest", digest(e)}};
+      }
+    }
+    return {};
+  }
+
+  Comparison compare(const json& params, const json&, const json& reference, const json& outputs) const override {
+    const lab08::Part part = part_of(params);
+    const lab08::Case c = to_case(params, part);
+    switch (part) {
+      case lab08::Part::AtomicInt: {
+        const std::int64_t expected = reference.at("total"), got = outputs.at("total");
+        if (const auto diff = lab08::atomic_int_difference(c, got, expected))
+          return {false, *diff, lab08::diagnose_atomic(c, double(got), double(expected))};
+        return {true, "", ""};
+      }
+      case lab08::Part::AtomicFloat: {
+        const lab08::FloatExpected e{reference.at("exact"), reference.at("abs"), reference.at("abs_partials")};
+        const double got = json_to_float(outputs.at("total"));
+        if (const auto diff = lab08::atomic_float_difference(c, got, e)) return {false, *diff, lab08::diagnose_atomic(c, got, e.exact)};
+        return {true, "", ""};
+      }
+      case lab08::Part::Accuracy: {
+        std::vector<lab08::RunExact> exact;
+        for (const json& r : reference.at("runs"))
+          exact.push_back({lab08::parse_decimal(r.at("sum")), lab08::parse_decimal(r.at("abs")), r.at("count").get<std::size_t>()});
+        const std::vector<float> naive = json_floats(reference.at("naive"));
+        lab08::AccuracyOutputs out;
+        for (const lab08::Method& m : lab08::methods())
+          if (outputs.contains(m.name)) out.sums[m.name] = json_floats(outputs.at(m.name));
+        if (const auto diff = lab08::accuracy_difference(c, out, exact, naive))
+          return {false, *diff, lab08::diagnose_accuracy(c, out, exact, naive)};
+        return {true, "", ""};
+      }
+      case lab08::Part::ScanExclusive:
+      case lab08::Part::ScanInclusive:
+      case lab08::Part::Compact: {
+        const bool compact = part == lab08::Part::Compact;
+        const std::int64_t want_count = reference.at(compact ? "count" : "size"), got_count = outputs.at(compact ? "count" : "size");
+        if (got_count == want_count && outputs.at("digest") == reference.at("digest")) return {true, "", ""};
+        // The digest differs: recompute the host's reference to say where, and what was expected.
+        const auto in = lab08::make_ints(c);
+        const auto expected = compact ? lab08::expected_compact(in) : lab08::expected_scan(in, part == lab08::Part::ScanInclusive);
+        const json& first = outputs.at("first_difference");
+        const std::size_t index = first.is_null() ? 0 : first.at("index").get<std::size_t>();
+        const auto window = first.is_null() ? std::vector<std::int64_t>{} : first.at("got").get<std::vector<std::int64_t>>();
+        const std::int64_t got = window.empty() ? 0 : window[0];
+        std::string message;
+        if (compact && got_count != want_count)
+          message = "compaction kept " + std::to_string(got_count) + " of " + std::to_string(c.elements) +
+                    " elements, expected " + std::to_string(want_count);
+        else if (first.is_null() || index >= expected.size() || window.empty())
+          message = "the SHA-256 of the output differs from the reference, but every element the run read back matched "
+                    "the host's: was the output changed after the kernels finished?";
+        else
+          message = lab08::scan_mismatch_text(c, index, expected[index], got) + "; the output's SHA-256 differs from the reference";
+        const std::string hint = compact ? lab08::diagnose_compact(c, in, got_count, index, got)
+                                         : lab08::diagnose_scan(c, in, index, window);
+        return {false, message, hint};
+      }
+    }
+    return {false, "unknown part", ""};
+  }
+};
+
+}  // namespace
+
+std::unique_ptr<LabDriver> make_lab08_driver() { return std::make_unique<Lab08Driver>(); }
+
+}  // namespace grader

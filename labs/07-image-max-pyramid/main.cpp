@@ -1,0 +1,114 @@
+// Lab 07 host program: the maximum (or minimum) of a W x H float image by a pyramid of passes over
+// OpenCL images, with 2 x 2 and 4 x 4 blocks; it prints every pass's size and time, the total,
+// and the result against the host's, and can write every level as a PGM picture.
+#include <cstdio>
+#include <iostream>
+
+#include "image_pyramid.hpp"
+#include "kit/cli.hpp"
+#include "kit/data.hpp"
+#include "kit/errors.hpp"
+
+int main(int argc, char** argv) {
+  return kit::guarded_main([&] {
+    CLI::App app{"Lab 07: the 2D image max pyramid (2 x 2 and 4 x 4 blocks, OpenCL images)"};
+    kit::DeviceOptions device;
+    kit::add_device_options(app, device);
+    std::string width = "2048", height = "2048", block = "both", op = "max", data = "real", dump;
+    lab07::Case c;
+    bool check = false;
+    int warmup = 1, repeats = 5;
+    app.add_option("-W,--width", width, "Image width W, any size; suffixes K, Ki, ...")->capture_default_str();
+    app.add_option("-H,--height", height, "Image height H, any size; suffixes K, Ki, ...")->capture_default_str();
+    app.add_option("-b,--block", block, "Block size of a pass: 2, 4 or both")->capture_default_str();
+    app.add_option("--op", op, "max, or min (builds the kernels with -D MIN_INSTEAD)")->capture_default_str();
+    app.add_option("--data", data, "Image data: real (in [-1, 1)), int (whole numbers -8..8, ties) or negative (in [-2, 0))")
+        ->capture_default_str();
+    kit::KernelChoice kernel;
+    kit::add_kernel_options(app, kernel, lab07::kKernelFile);
+    app.add_flag("--check", check, "Check every level texel by texel and the result; exit 1 if one is wrong");
+    app.add_option("--dump", dump, "Write every level as a binary PGM (8-bit grey, each level scaled to its own min..max) into this folder");
+    app.add_option("--seed", c.seed, "Seed of the deterministic image data")->capture_default_str();
+    app.add_option("--warmup", warmup, "Untimed runs")->capture_default_str()->check(CLI::NonNegativeNumber);
+    app.add_option("--repeats", repeats, "Timed runs (best reported)")->capture_default_str()->check(CLI::PositiveNumber);
+    if (const int status = kit::parse_args(app, argc, argv); status >= 0) return status;
+    if (kit::handle_list(device)) return 0;
+    c.width = kit::parse_count(width);
+    c.height = kit::parse_count(height);
+    c.op = lab07::parse_op(op);
+    c.data = lab07::parse_data(data);
+    std::vector<int> blocks;
+    if (block == "both") blocks = {2, 4};
+    else if (block == "2" || block == "4") blocks = {block[0] - '0'};
+    else throw kit::Error("--block '" + block + "' is not one of: 2, 4, both");
+    for (int b : blocks) {
+      c.block = b;
+      lab07::validate(c);
+    }
+    const std::filesystem::path file = kit::chosen_kernel(kernel, lab07::kLab, lab07::kKernelFile);
+    if (!dump.empty()) {
+      std::error_code ec;
+      std::filesystem::create_directories(dump, ec);
+      if (!std::filesystem::is_directory(dump)) throw kit::Error("--dump: cannot create the folder " + dump);
+    }
+
+    const kit::Runtime rt = kit::Runtime::open(device);
+    std::cout << "Device: " << rt.summary() << "\nKernel: " << file.string() << "\n"
+              << "The " << op << " of a " << c.width << " x " << c.height << " image (" << kit::format_count(c.width * c.height)
+              << " texels, " << lab07::to_string(c.data) << " data); best of " << repeats
+              << " runs; pass times are the kernels' own, from profiling events\n";
+    lab07::check_device(rt, c);  // before the input is made: a side too large for images stops here
+    const std::vector<float> in = lab07::make_input(c);
+    int status = 0;
+    std::vector<std::string> problems;
+    for (int b : blocks) {
+      c.block = b;
+      const lab07::Outputs out = lab07::run(rt, file, c, in, warmup, repeats);
+      const std::vector<lab07::Level> host = lab07::host_pyramid(c, in);
+      const lab07::Expected e = lab07::expected(c, host);
+      std::printf("\n%dx%d blocks (%s): %d passes\n", b, b, lab07::kernel_name(b).c_str(), out.passes);
+      std::printf("%6s %13s    %-13s %10s\n", "pass", "source", "result", "time (ms)");
+      double sum = 0;
+      for (int p = 0; p < out.passes; ++p) {
+        const lab07::Level& from = p == 0 ? host[0] : out.levels[std::size_t(p) - 1];
+        const lab07::Level& to = out.levels[std::size_t(p)];
+        char source[32], result[32];
+        std::snprintf(source, sizeof source, "%zu x %zu", from.width, from.height);
+        std::snprintf(result, sizeof result, "%zu x %zu", to.width, to.height);
+        std::printf("%6d %13s -> %-13s %10.3f\n", p + 1, source, result, out.pass_seconds[std::size_t(p)] * 1e3);
+        sum += out.pass_seconds[std::size_t(p)];
+      }
+      std::printf("%34s %10.3f\n", "sum of the passes", sum * 1e3);
+      std::printf("%34s %10.3f\n", "total, enqueue to finish", out.timing.best * 1e3);
+      std::string verdict;
+      if (check) {
+        const auto diff = lab07::difference(c, lab07::summarize(out, host), e, &host);
+        verdict = diff ? "  FAIL" : "  ok";
+        if (diff) {
+          status = 1;
+          const std::string hint = lab07::diagnose(c, lab07::summarize(out, host), &host);
+          problems.push_back(std::to_string(b) + "x" + std::to_string(b) + ": " + *diff +
+                             (hint.empty() ? "" : "\n        hint: " + hint));
+        }
+      }
+      std::printf("result %.9g, host %s %.9g%s\n", out.result, op.c_str(), e.value, verdict.c_str());
+      if (!dump.empty()) {
+        const std::filesystem::path dir(dump);
+        lab07::write_pgm(dir / ("input_" + std::to_string(c.width) + "x" + std::to_string(c.height) + ".pgm"), host[0],
+                         "lab 07 input, " + lab07::to_string(c.data) + " data, seed " + std::to_string(c.seed));
+        for (std::size_t k = 0; k < out.levels.size(); ++k) {
+          const lab07::Level& level = out.levels[k];
+          char name[96];
+          std::snprintf(name, sizeof name, "%s%dx%d_level%02zu_%zux%zu.pgm", op.c_str(), b, b, k + 1, level.width,
+                        level.height);
+          lab07::write_pgm(dir / name, level,
+                           "lab 07 " + op + " pyramid, " + std::to_string(b) + "x" + std::to_string(b) + " blocks, level " +
+                               std::to_string(k + 1));
+        }
+        std::printf("wrote the input and %zu levels to %s\n", out.levels.size(), dump.c_str());
+      }
+    }
+    for (const std::string& p : problems) std::printf("CHECK FAILED %s\n", p.c_str());
+    return status;
+  });
+}

@@ -1,0 +1,205 @@
+// Lab 08 AtomicsScan: what comes after a tree reduction, in three parts.
+//   1. One launch, one total: each work-group reduces its L elements in local memory, then adds
+//      its partial to a single global total, with atomic_add for ints and a compare-and-swap loop
+//      for floats. sum_tree, the read-back baseline, is given.
+//   2. Accuracy: runs of floats summed naively (in order), pairwise (sum_tree, pass after pass)
+//      and Kahan-compensated, each compared with the exact sum.
+//   3. Scan: the work-efficient (Blelloch) prefix sum of one work-group's L ints, extended to any
+//      N by scanning the block sums; then stream compaction, which needs a scan to know where
+//      each kept element goes.
+// The local size L is a power of two (2 .. 4096); every local scratch holds L values. Elements at
+// or past n are never read: where a tree needs a value there it uses 0, the identity of +.
+// Every work-item of a group must reach every barrier: never put a barrier inside an if that only
+// some take, and never return before a barrier.
+//
+// Fill in the TODOs, part by part (the lab's README.md explains each step).
+
+// What compaction keeps; the host's reference uses the same rule.
+#define KEEP(x) ((x) > 0)
+
+// Given, the baseline (lab 04's rung 3 in float): each work-group's sum goes to partials[group].
+kernel void
+sum_tree(global const float *in, global float *partials, local float *scratch, const uint n)
+{
+    uint tid = get_local_id(0);
+    uint gid = get_global_id(0);
+    uint L   = get_local_size(0);
+
+    scratch[tid] = (gid < n) ? in[gid] : 0.0f;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    for (uint s = L / 2; s > 0; s >>= 1)
+    {
+        if (tid < s)
+            scratch[tid] += scratch[tid + s];
+        barrier(CLK_LOCAL_MEM_FENCE);
+    }
+    if (tid == 0)
+        partials[get_group_id(0)] = scratch[0];
+}
+
+// Part 1, ints: one atomic_add per work-group replaces the partials' read-back: one launch, one total.
+kernel void
+sum_int_atomic(global const int *in, global int *total, local int *scratch, const uint n)
+{
+    uint tid = get_local_id(0);
+    uint gid = get_global_id(0);
+    uint L   = get_local_size(0);
+
+    scratch[tid] = (gid < n) ? in[gid] : 0;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    for (uint s = L / 2; s > 0; s >>= 1)
+    {
+        if (tid < s)
+            scratch[tid] += scratch[tid + s];
+        barrier(CLK_LOCAL_MEM_FENCE);
+    }
+    // TODO: add the group's sum, scratch[0], to *total (the host sets it to 0 before the launch).
+    //   - one work-item per group does it, with atomic_add(total, value): a plain *total += value
+    //     is a read and a write, and another group's update can fall between them and be lost.
+}
+
+// OpenCL 1.2 has no atomic add for floats: read the total, add, and swap the new bits in only if
+// the total still holds the bits that were read; otherwise another work-group got there first,
+// and the loop starts again from a fresh read. The plain read may see a stale value (Oclgrind
+// calls it a race): the swap then fails and the loop retries, so no update is lost.
+void atomic_add_float(volatile global float *total, const float value)
+{
+    union { uint u; float f; } seen, sum;
+    // TODO: make these two lines the body of a loop that ends only when the swap succeeded:
+    //   - seen.f = *total; is the plain read: keep it exactly as it is (the grader allows
+    //     Oclgrind's report on this one line, see the README);
+    //   - atomic_cmpxchg((volatile global uint *)total, seen.u, sum.u) stores sum.u only if the
+    //     total's bits are still seen.u, and returns the bits it found there: when those are not
+    //     seen.u, another work-group changed the total in between; read again and retry.
+    seen.f = *total;
+    sum.f = seen.f + value;
+}
+
+// Part 1, floats: the same single launch, with the compare-and-swap add in place of atomic_add.
+kernel void
+sum_float_atomic(global const float *in, global float *total, local float *scratch, const uint n)
+{
+    uint tid = get_local_id(0);
+    uint gid = get_global_id(0);
+    uint L   = get_local_size(0);
+
+    scratch[tid] = (gid < n) ? in[gid] : 0.0f;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    for (uint s = L / 2; s > 0; s >>= 1)
+    {
+        if (tid < s)
+            scratch[tid] += scratch[tid + s];
+        barrier(CLK_LOCAL_MEM_FENCE);
+    }
+    // TODO: one work-item per group adds scratch[0] to *total with atomic_add_float.
+}
+
+// Part 2, the accuracy baseline: one work-item adds its run of elements in order, one rounding per add.
+kernel void
+sum_naive(global const float *in, global float *sums, const uint n, const uint run)
+{
+    uint r = get_global_id(0);      // this work-item's run: in[r*run .. r*run + run - 1]
+    uint first = r * run;           // the host keeps n + run below 2^32
+    if (first >= n)
+        return;                     // no barrier in this kernel: an early return is safe
+    uint end = min(first + run, n);
+
+    float acc = 0.0f;
+    // TODO: add in[first], in[first + 1], ..., in[end - 1] to acc, in this order, one by one.
+    sums[r] = acc;
+}
+
+// Part 2: the same run, Kahan-compensated: what each add rounds away is caught and fed back in.
+kernel void
+sum_kahan(global const float *in, global float *sums, const uint n, const uint run)
+{
+    uint r = get_global_id(0);
+    uint first = r * run;
+    if (first >= n)
+        return;
+    uint end = min(first + run, n);
+
+    float sum = 0.0f;
+    float c = 0.0f;                 // minus what the adds so far have lost
+    // TODO: the same loop as sum_naive, compensated. For each element x, in order:
+    //   y = x - c          the element, corrected by what the previous add lost
+    //   t = sum + y        this add rounds: low bits of y are lost
+    //   c = (t - sum) - y  exactly those lost bits, negated (keep the brackets as written)
+    //   sum = t
+    sums[r] = sum;
+}
+
+// Part 3: the work-efficient (Blelloch) scan of one work-group's L ints, and each block's total.
+kernel void
+scan_blocks(global const int *in, global int *out, global int *block_sums, local int *scratch,
+            const uint n, const uint inclusive)
+{
+    uint tid = get_local_id(0);
+    uint gid = get_global_id(0);
+    uint L   = get_local_size(0);
+
+    int x = (gid < n) ? in[gid] : 0;
+    scratch[tid] = x;
+    barrier(CLK_LOCAL_MEM_FENCE);
+
+    // TODO 1, the up-sweep (a tree reduction that keeps its partial sums in place):
+    //   - the stride d doubles each level: 1, 2, 4, ... while d < L
+    //   - work-item tid owns the pair that ends at i = 2*d*(tid + 1) - 1; when i < L it adds
+    //     scratch[i - d] into scratch[i]
+    //   - a barrier after every level, reached by every work-item.
+    //   Afterwards scratch[L-1] holds the block's total.
+
+    // The block's total goes out for the next level; the root is cleared: 0 is what comes before
+    // the block's first element.
+    if (tid == 0)
+    {
+        block_sums[get_group_id(0)] = scratch[L - 1];
+        scratch[L - 1] = 0;
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+
+    // TODO 2, the down-sweep: the stride d halves each level: L/2, L/4, ..., 1.
+    //   - the same pairs as the up-sweep: i = 2*d*(tid + 1) - 1, when i < L
+    //   - scratch[i] holds what comes before the pair: the left element scratch[i - d] gets it,
+    //     and scratch[i] becomes it plus the left element's old value
+    //   - a barrier after every level.
+
+    // scratch now holds the exclusive scan; the inclusive one adds the element itself.
+    if (gid < n)
+        out[gid] = scratch[tid] + (inclusive ? x : 0);
+}
+
+// Part 3: block g of the scan takes in offsets[g], the exclusive scan of the block totals before it.
+kernel void
+add_block_offsets(global int *out, global const int *offsets, const uint n)
+{
+    // Launched with the same L as scan_blocks, so work-group g covers exactly block g.
+    // TODO: every element of block get_group_id(0) (those below n) adds offsets[get_group_id(0)].
+}
+
+// Part 3, compaction step 1: a 1 for every element to keep, a 0 for the others.
+kernel void
+compact_flags(global const int *in, global int *flags, const uint n)
+{
+    uint gid = get_global_id(0);
+    // TODO: 1 where KEEP(in[gid]), else 0 (for gid < n).
+    if (gid < n)
+        flags[gid] = 0;
+}
+
+// Part 3, compaction step 3: each kept element writes itself at its scanned position, densely, in order.
+kernel void
+compact_scatter(global const int *in, global const int *positions, global int *out, global int *count,
+                const uint n)
+{
+    // Step 2 was the exclusive scan of the flags: positions[i] = how many kept elements come
+    // before element i. So no two work-items write the same place, and the order is kept; the
+    // last work-item knows how many were kept in all.
+    uint gid = get_global_id(0);
+    if (gid >= n)
+        return;
+    // TODO: a kept element x = in[gid] goes to out[positions[gid]]. The work-item with
+    //   gid == n - 1 writes the number kept to count[0]: its position plus 1 if it is kept itself.
+    if (gid == n - 1)
+        count[0] = 0;
+}

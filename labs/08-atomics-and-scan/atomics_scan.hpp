@@ -1,0 +1,215 @@
+#pragma once
+// Lab 08 host logic, shared by the lab's program, the grader and the tests: what comes after a
+// tree reduction. Part 1 sums N values in one launch with atomics and times that against reading
+// the partials back; part 2 measures the rounding error of naive, pairwise and Kahan sums against
+// exact sums; part 3 scans any N ints (Blelloch within a work-group, block sums scanned level by
+// level) and compacts them.
+#include <cstdint>
+#include <filesystem>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "kit/device.hpp"
+#include "kit/program.hpp"
+#include "kit/timing.hpp"
+
+namespace lab08 {
+
+inline const std::string kLab = "08-atomics-and-scan";
+inline const std::string kKernelFile = "AtomicsScan.cl";
+
+// Every kernel of AtomicsScan.cl, in file order.
+const std::vector<kit::KernelSignature>& signatures();
+const kit::KernelSignature& signature(const std::string& kernel);  // kit::Error lists the kernels
+
+// What one graded case runs.
+enum class Part { AtomicInt, AtomicFloat, Accuracy, ScanExclusive, ScanInclusive, Compact };
+const std::vector<Part>& parts();
+Part parse_part(const std::string& text);  // "atomic-int", ...; kit::Error lists the parts
+std::string to_string(Part part);
+
+inline constexpr std::size_t kMaxElements = std::size_t(1) << 27;  // 8 * 2^27 < 2^31: int sums and scans cannot overflow
+inline constexpr std::size_t kMaxRun = std::size_t(1) << 20;
+
+struct Case {
+  Part part = Part::ScanInclusive;
+  std::size_t elements = std::size_t(1) << 20;
+  std::size_t local = 256;
+  std::uint64_t seed = 1;
+  std::size_t run = std::size_t(1) << 16;  // accuracy: elements per run (a power of two)
+};
+// L a power of two from 2 to 4096, 1 <= N <= 2^27, the run a power of two from 2 to 2^20.
+void validate(const Case& c);
+
+// ---- Data -------------------------------------------------------------------------------------
+std::vector<std::int32_t> make_ints(const Case& c);  // whole numbers -8..8 (kit's int data)
+std::vector<float> make_reals(const Case& c);        // multiples of 2^-23 in [-1, 1) (kit's real data)
+// The ints of make_ints as floats: the grader's data for the float atomic. For N <= 2^21 every sum
+// of them, in any order, is a whole number of at most 2^24 and exact in float, so the total is the same
+// in every run and the stored references regenerate byte for byte. (With real data the float
+// total changes with the order the work-groups' adds arrive in; the program shows that.)
+inline constexpr std::size_t kMaxWholeFloatElements = std::size_t(1) << 21;
+std::vector<float> make_whole_floats(const Case& c);
+
+// The accuracy study's data, built to expose rounding: all positive; 1 element in 256 is large,
+// in [2^8, 2^12), the others small, in [2^-20, 2^-12), with exponents spread evenly over the
+// binades and 24 random significand bits. Once a running sum passes 2^13, every small element is
+// below half its last place and a naive sum drops it. Every value is a whole multiple of 2^-43.
+inline constexpr int kAccuracyScale = 43;
+float accuracy_value(std::uint64_t seed, std::uint64_t index);
+std::vector<float> make_accuracy_data(const Case& c);
+
+// Exact sums in scaled integers: a value that is a whole multiple of 2^-scale, times 2^scale.
+using Int128 = __int128;
+Int128 scaled(float x, int scale);  // throws std::invalid_argument when x is not such a multiple
+std::string to_decimal(Int128 v);
+Int128 parse_decimal(const std::string& text);  // kit::Error for anything but an optional '-' and digits
+long double unscaled(Int128 v, int scale);       // v * 2^-scale, rounded once to long double
+
+// ---- Part 1: one launch, one total -------------------------------------------------------------
+struct Sum {
+  double total = 0;        // the int total (exact), the float total, or the host's double sum of partials
+  std::size_t groups = 0;  // G = ceil(N / L)
+  kit::Timing timing;      // launch to the total on the host (read-back included)
+};
+
+// Exact references. Each real is k * 2^-23 with |k| < 2^23, so every sum below of at most 2^27
+// such values is a whole multiple of 2^-23 below 2^50 in magnitude: exact in double.
+struct FloatExpected {
+  double exact = 0;         // the sum
+  double abs = 0;           // sum of |x|
+  double abs_partials = 0;  // sum over work-groups of |exact group sum|
+};
+std::int64_t expected_int_sum(const std::vector<std::int32_t>& in);
+FloatExpected expected_float_sum(const Case& c, const std::vector<float>& in);
+// Each group's tree rounds an element at most log2 L times: gamma_a * sum|x| (a = log2 L). The G
+// computed partials then meet in the total in some order, a chain of G - 1 rounded adds:
+// gamma_{G-1} * sum|computed partial| <= gamma_{G-1} * (abs_partials + gamma_a * sum|x|).
+double atomic_float_bound(const Case& c, const FloatExpected& e);
+
+std::optional<std::string> atomic_int_difference(const Case& c, std::int64_t got, std::int64_t expected);
+std::optional<std::string> atomic_float_difference(const Case& c, double got, const FloatExpected& e);
+std::string diagnose_atomic(const Case& c, double got, double expected);
+
+// ---- Part 2: accuracy --------------------------------------------------------------------------
+struct Method {
+  std::string name;    // naive, pairwise, kahan
+  std::string kernel;  // what it launches
+  std::string rule;    // how it adds
+};
+const std::vector<Method>& methods();
+
+struct AccuracyOutputs {
+  std::map<std::string, std::vector<float>> sums;  // per method: one sum per run
+  std::map<std::string, kit::Timing> timing;
+  int pairwise_passes = 0;
+};
+
+std::size_t run_count(const Case& c);  // ceil(N / run)
+
+// One run's exact sum and magnitude, in units of 2^-kAccuracyScale.
+struct RunExact {
+  Int128 sum = 0, abs = 0;
+  std::size_t count = 0;
+};
+std::vector<RunExact> exact_runs(const Case& c, const std::vector<float>& in);
+// The host's float sum of each run in order: sum_naive's result, bit for bit (IEEE float adds,
+// round to nearest, one order: there is only one right answer).
+std::vector<float> naive_runs(const Case& c, const std::vector<float>& in);
+
+// The bound of a method on one run of `count` elements with sum|x| = abs: naive gamma_{count-1},
+// pairwise gamma_{log2 run}, Kahan 2u + 16 count u^2 (Higham's 2u + O(n u^2), with a generous
+// constant for the second-order term), each times abs.
+double bound_factor(const std::string& method, const Case& c, std::size_t count);
+std::string depth_text(const std::string& method, const Case& c);  // "65535", "16", "2 + O(nu)"
+
+struct MethodError {
+  std::string method;
+  double worst_error = 0;       // largest |computed - exact| over the runs
+  double worst_relative = 0;    // largest |computed - exact| / sum|x|, in units of u = 2^-24
+  double worst_of_bound = 0;    // largest |computed - exact| / bound
+  double bound_relative = 0;    // the bound of a full run / sum|x|, in units of u
+  std::size_t worst_run = 0;    // the run with the largest error / bound
+};
+// Errors computed exactly: the result times 2^43 is a whole number (checked), minus the exact
+// scaled sum; only the final conversion to double rounds.
+std::vector<MethodError> accuracy_errors(const Case& c, const AccuracyOutputs& out, const std::vector<RunExact>& exact);
+
+// Kahan's worst error must be at most 1/kKahanGain of naive's once runs are long (run >= 1024): on this
+// data naive loses ~160u or more of sum|x| there, Kahan at most ~2u (measured gains: 40 to 1100).
+inline constexpr double kKahanGain = 20;
+std::optional<std::string> accuracy_difference(const Case& c, const AccuracyOutputs& out,
+                                               const std::vector<RunExact>& exact, const std::vector<float>& naive);
+std::string diagnose_accuracy(const Case& c, const AccuracyOutputs& out, const std::vector<RunExact>& exact,
+                              const std::vector<float>& naive);
+
+// ---- Part 3: scan and compaction ---------------------------------------------------------------
+struct ScanOutputs {
+  std::vector<std::int32_t> values;  // the scan, or the kept elements
+  std::int64_t count = 0;            // compaction: the count the kernel wrote
+  int levels = 0;                    // scan_blocks launches of one scan
+  kit::Timing timing;
+};
+// Sizes scanned at each level: N, ceil(N/L), ... down to a single block (one entry per level).
+std::vector<std::size_t> scan_levels(std::size_t n, std::size_t local);
+std::vector<std::int32_t> expected_scan(const std::vector<std::int32_t>& in, bool inclusive);
+std::vector<std::int32_t> expected_compact(const std::vector<std::int32_t>& in);  // the x > 0, in order
+
+inline constexpr std::size_t kDiagnoseWindow = 8;
+std::optional<std::size_t> first_mismatch(const std::vector<std::int32_t>& expected, const std::vector<std::int32_t>& got);
+// got[index .. index + kDiagnoseWindow), as far as it goes.
+std::vector<std::int64_t> window(const std::vector<std::int32_t>& got, std::size_t index);
+// "element 300 of 1000 (work-group 1 of the first level): expected 12, got 5"
+std::string scan_mismatch_text(const Case& c, std::size_t index, std::int64_t expected, std::int64_t got);
+// The mistake a scan's outputs from the first wrong one on (`got`, a few of them) match, if any.
+std::string diagnose_scan(const Case& c, const std::vector<std::int32_t>& in, std::size_t index,
+                          const std::vector<std::int64_t>& got);
+std::string diagnose_compact(const Case& c, const std::vector<std::int32_t>& in, std::int64_t count, std::size_t index,
+                             std::int64_t got);
+// The whole check of a scan or compaction result against the host's, in words, or nullopt.
+std::optional<std::string> scan_difference(const Case& c, const std::vector<std::int32_t>& in, const ScanOutputs& out);
+
+// ---- Running on the device ---------------------------------------------------------------------
+// Builds the kernel file once; each part makes the kernels it needs (so a file may hold only
+// those), checks L against them, and runs with fresh buffers.
+class Runner {
+ public:
+  Runner(const kit::Runtime& rt, const std::filesystem::path& kernel_file, const std::string& shown_as = "");
+  Sum atomic_int(const Case& c, const std::vector<std::int32_t>& in, int warmup, int repeats);
+  Sum atomic_float(const Case& c, const std::vector<float>& in, int warmup, int repeats);
+  Sum read_back(const Case& c, const std::vector<float>& in, int warmup, int repeats);  // sum_tree + host adds
+  AccuracyOutputs accuracy(const Case& c, const std::vector<float>& in, int warmup, int repeats);
+  ScanOutputs scan(const Case& c, const std::vector<std::int32_t>& in, int warmup, int repeats);
+  ScanOutputs compact(const Case& c, const std::vector<std::int32_t>& in, int warmup, int repeats);
+
+  // Keep every buffer until the runner is destroyed, so that no buffer reuses a released one's
+  // address. For Oclgrind 21.10: a buffer at a reused address keeps the old buffer's record of
+  // which bytes were written, and its uninitialized-value check then reports a correct scan that
+  // runs after another part. The grader's memory-safety case, which runs every part, turns it on.
+  void retain_buffers() { retain_ = true; }
+
+ private:
+  cl::Buffer buffer(cl_mem_flags flags, std::size_t bytes, const void* host = nullptr);
+  cl::Kernel kernel(const std::string& name, std::size_t local, std::size_t local_bytes);
+  // The sizes of a scan's levels and the buffers between them: each level's block sums, and the
+  // scan of those (the next level's output), which the level below adds back.
+  struct ScanLevels {
+    std::vector<std::size_t> sizes;
+    std::vector<cl::Buffer> sums, outs;  // sums[i]: level i's block totals; outs[i]: level i+1's output
+    cl::Kernel scan, add;
+    std::size_t local = 0;
+  };
+  ScanLevels scan_levels_for(std::size_t count, std::size_t local);
+  // Enqueues the scan of levels.sizes[0] ints from `from` into `to` (no finish).
+  void enqueue_scan(const cl::Buffer& from, const cl::Buffer& to, bool inclusive, ScanLevels& levels);
+
+  const kit::Runtime& rt_;
+  std::string shown_as_;
+  cl::Program program_;
+  bool retain_ = false;
+  std::vector<cl::Buffer> retained_;
+};
+
+}  // namespace lab08

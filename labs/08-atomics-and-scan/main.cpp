@@ -1,0 +1,198 @@
+// Lab 08 host program: what comes after a tree reduction. Part 1 sums N values in one launch with
+// atomics and times it against reading the partials back; part 2 measures how far naive, pairwise
+// and Kahan float sums land from the exact sum; part 3 scans N ints and compacts them.
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <iostream>
+
+#include "atomics_scan.hpp"
+#include "kit/cli.hpp"
+#include "kit/data.hpp"
+#include "kit/errors.hpp"
+#include "kit/paths.hpp"
+#include "kit/reference.hpp"
+#include "kit/timing.hpp"
+
+namespace {
+
+struct Checks {
+  bool enabled = false;
+  int status = 0;
+  std::vector<std::string> problems;
+  // "ok", "FAIL" (remembering the problem and its hint) or "" when not checking.
+  std::string verdict(const std::string& what, const std::optional<std::string>& diff, const std::string& hint) {
+    if (!enabled) return "";
+    if (!diff) return "ok";
+    status = 1;
+    problems.push_back(what + ": " + *diff + (hint.empty() ? "" : "\n        hint: " + hint));
+    return "FAIL";
+  }
+};
+
+void atomics(lab08::Runner& runner, lab08::Case c, int warmup, int repeats, Checks& checks) {
+  c.part = lab08::Part::AtomicFloat;
+  lab08::validate(c);
+  const auto ints = lab08::make_ints(c);
+  const auto reals = lab08::make_reals(c);
+  // The three ways alternate, A B C A B C ..., each timed from launch to the total on the host, so
+  // that a machine's drifting speed (other load, clocks) hits them alike; the ratios are the
+  // medians of the per-round ratios. The first round is a warm-up, and so are --warmup more.
+  lab08::Sum back, isum, fsum;
+  std::vector<double> int_ratio, float_ratio;
+  for (int round = -1 - warmup; round < repeats; ++round) {
+    const lab08::Sum b = runner.read_back(c, reals, 0, 1), i = runner.atomic_int(c, ints, 0, 1),
+                     f = runner.atomic_float(c, reals, 0, 1);
+    if (round < 0) continue;
+    int_ratio.push_back(i.timing.best / b.timing.best);
+    float_ratio.push_back(f.timing.best / b.timing.best);
+    for (auto [best, now] : {std::pair{&back, &b}, std::pair{&isum, &i}, std::pair{&fsum, &f}})
+      if (round == 0 || now->timing.best < best->timing.best) *best = *now;
+  }
+  const std::int64_t iexp = lab08::expected_int_sum(ints);
+  const lab08::FloatExpected fexp = lab08::expected_float_sum(c, reals);
+
+  std::printf("Part 1: one launch, one total. N = %zu (%s), L = %zu: %zu work-groups, best of %d alternating rounds\n", c.elements,
+              kit::format_count(c.elements).c_str(), c.local, back.groups, repeats);
+  std::printf("%-46s %10s %18s %18s %s\n", "how", "time (ms)", "total", "expected", checks.enabled ? "check" : "");
+  const double tree_bound = kit::gamma_float(kit::tree_depth(c.local)) * fexp.abs + kit::gamma_double(back.groups) * fexp.abs;
+  const std::optional<std::string> back_diff =
+      std::fabs(back.total - fexp.exact) <= tree_bound
+          ? std::nullopt
+          : std::optional<std::string>("read-back total " + std::to_string(back.total) + " is beyond the trees' bound");
+  const std::string v0 = checks.verdict("sum_tree (given)", back_diff, "sum_tree is given finished: has it been changed?");
+  c.part = lab08::Part::AtomicInt;
+  const std::string v1 = checks.verdict("sum_int_atomic", lab08::atomic_int_difference(c, std::int64_t(isum.total), iexp),
+                                        lab08::diagnose_atomic(c, isum.total, double(iexp)));
+  c.part = lab08::Part::AtomicFloat;
+  const std::string v2 = checks.verdict("sum_float_atomic", lab08::atomic_float_difference(c, fsum.total, fexp),
+                                        lab08::diagnose_atomic(c, fsum.total, fexp.exact));
+  const std::string back_name = "sum_tree + read back " + std::to_string(back.groups) + " partials + host add";
+  std::printf("%-46s %10.3f %18.6f %18.6f %s\n", back_name.c_str(), back.timing.best * 1e3, back.total, fexp.exact, v0.c_str());
+  std::printf("%-46s %10.3f %18.0f %18lld %s\n", "sum_int_atomic: atomic_add per work-group", isum.timing.best * 1e3,
+              isum.total, static_cast<long long>(iexp), v1.c_str());
+  std::printf("%-46s %10.3f %18.6f %18.6f %s\n", "sum_float_atomic: compare-and-swap per group", fsum.timing.best * 1e3,
+              fsum.total, fexp.exact, v2.c_str());
+  std::printf("one launch with atomics / read-back, time: ints %.2fx, floats %.2fx (medians of %d alternating rounds); "
+              "float tolerance %.3g\n\n",
+              kit::median(int_ratio), kit::median(float_ratio), repeats, lab08::atomic_float_bound(c, fexp));
+}
+
+void accuracy(lab08::Runner& runner, lab08::Case c, int warmup, int repeats, Checks& checks) {
+  c.part = lab08::Part::Accuracy;
+  lab08::validate(c);
+  const auto data = lab08::make_accuracy_data(c);
+  const lab08::AccuracyOutputs out = runner.accuracy(c, data, warmup, repeats);
+  const auto exact = lab08::exact_runs(c, data);
+  const auto naive = lab08::naive_runs(c, data);
+  const auto errors = lab08::accuracy_errors(c, out, exact);
+  // What a double-precision reference would have been off by: its own rounding, in float's u.
+  double double_worst = 0;
+  for (std::size_t r = 0; r < exact.size(); ++r) {
+    double s = 0;
+    for (std::size_t i = r * c.run; i < std::min(c.elements, (r + 1) * c.run); ++i) s += data[i];
+    const long double err = std::fabs(static_cast<long double>(s) - lab08::unscaled(exact[r].sum, lab08::kAccuracyScale));
+    double_worst = std::max(double_worst, double(err / lab08::unscaled(exact[r].abs, lab08::kAccuracyScale)) / 0x1p-24);
+  }
+  std::printf("Part 2: accuracy. %zu run(s) of %zu elements (all positive, 1 in 256 large), N = %zu; errors against "
+              "the exact sums, in units of u = 2^-24\n",
+              lab08::run_count(c), c.run, c.elements);
+  std::printf("%-9s %-10s %9s %14s %16s %14s %10s %s\n", "method", "kernel", "depth k", "bound/sum|x|", "worst err/sum|x|",
+              "worst err/bound", "time (ms)", checks.enabled ? "check" : "");
+  const std::optional<std::string> diff = lab08::accuracy_difference(c, out, exact, naive);
+  checks.verdict("accuracy", diff, diff ? lab08::diagnose_accuracy(c, out, exact, naive) : "");
+  for (std::size_t m = 0; m < errors.size(); ++m) {
+    const lab08::Method& method = lab08::methods()[m];
+    // Per row: within its bound (and, for naive, the in-order float sum bit for bit).
+    bool ok = errors[m].worst_of_bound <= 1;
+    if (method.name == "naive") ok = ok && std::memcmp(out.sums.at("naive").data(), naive.data(), naive.size() * sizeof(float)) == 0;
+    std::printf("%-9s %-10s %9s %13.2fu %15.4gu %15.3g %10.3f %s\n", method.name.c_str(), method.kernel.c_str(),
+                lab08::depth_text(method.name, c).c_str(), errors[m].bound_relative, errors[m].worst_relative,
+                errors[m].worst_of_bound, out.timing.at(method.name).best * 1e3, !checks.enabled ? "" : ok ? "ok" : "FAIL");
+  }
+  std::printf("Kahan's worst error is 1/%.0f of naive's. Pairwise: %d sum_tree pass(es). A double sum of each run would "
+              "itself be off by up to %.3gu, so the reference adds the values as whole multiples of 2^-43 in 128-bit "
+              "integers: exact.\n\n",
+              errors[0].worst_error / errors[2].worst_error, out.pairwise_passes, double_worst);
+}
+
+void scans(lab08::Runner& runner, lab08::Case c, int warmup, int repeats, Checks& checks) {
+  lab08::validate(c);
+  const auto in = lab08::make_ints(c);
+  const auto sizes = lab08::scan_levels(c.elements, c.local);
+  std::string chain;
+  for (std::size_t s : sizes) chain += (chain.empty() ? "" : " -> ") + std::to_string(s);
+  std::printf("Part 3: scan and compaction. N = %zu, L = %zu: %zu level(s) (%s), best of %d runs\n", c.elements, c.local,
+              sizes.size(), chain.c_str(), repeats);
+  std::printf("%-26s %10s %12s %s\n", "what", "time (ms)", "Mi ints/s", checks.enabled ? "check" : "");
+  for (const lab08::Part part : {lab08::Part::ScanExclusive, lab08::Part::ScanInclusive, lab08::Part::Compact}) {
+    c.part = part;
+    const lab08::ScanOutputs out = part == lab08::Part::Compact ? runner.compact(c, in, warmup, repeats)
+                                                                 : runner.scan(c, in, warmup, repeats);
+    std::optional<std::string> diff;
+    std::string hint;
+    if (checks.enabled) {
+      diff = lab08::scan_difference(c, in, out);
+      if (diff && part == lab08::Part::Compact) {
+        const auto kept = lab08::expected_compact(in);
+        const auto i = lab08::first_mismatch(kept, out.values).value_or(0);
+        hint = lab08::diagnose_compact(c, in, out.count, i, i < out.values.size() ? out.values[i] : 0);
+      } else if (diff) {
+        const auto i = lab08::first_mismatch(lab08::expected_scan(in, part == lab08::Part::ScanInclusive), out.values).value_or(0);
+        hint = lab08::diagnose_scan(c, in, i, lab08::window(out.values, i));
+      }
+    }
+    const std::string verdict = checks.verdict(lab08::to_string(part), diff, hint);
+    std::string what = part == lab08::Part::ScanExclusive   ? "exclusive scan"
+                       : part == lab08::Part::ScanInclusive ? "inclusive scan"
+                                                            : "compaction (x > 0)";
+    std::printf("%-26s %10.3f %12.1f %s", what.c_str(), out.timing.best * 1e3,
+                double(c.elements) / out.timing.best / (1 << 20), verdict.c_str());
+    if (part == lab08::Part::Compact) std::printf("  kept %lld of %zu", static_cast<long long>(out.count), c.elements);
+    std::printf("\n");
+  }
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  return kit::guarded_main([&] {
+    CLI::App app{"Lab 08: atomics, accuracy and scan (what comes after a tree reduction)"};
+    kit::DeviceOptions device;
+    kit::add_device_options(app, device);
+    std::string elements = "16Mi", run = "64Ki";
+    std::vector<std::string> chosen{"atomics", "accuracy", "scan"};
+    lab08::Case c;
+    Checks checks;
+    int warmup = 1, repeats = 5;
+    app.add_option("--part", chosen, "Parts to run: atomics, accuracy, scan")->delimiter(',')->capture_default_str();
+    app.add_option("-n,--elements", elements, "N, any size up to 2^27; suffixes K, M, G, Ki, Mi, Gi")->capture_default_str();
+    app.add_option("-l,--local", c.local, "Work-group size L (a power of two, 2 to 4096)")->capture_default_str();
+    app.add_option("--run", run, "Accuracy: elements per run (a power of two, 2 to 1Mi)")->capture_default_str();
+    kit::KernelChoice kernel;
+    kit::add_kernel_options(app, kernel, lab08::kKernelFile);
+    app.add_flag("--check", checks.enabled, "Check every result against the host's; exit 1 if one is wrong");
+    app.add_option("--seed", c.seed, "Seed of the deterministic input data")->capture_default_str();
+    app.add_option("--warmup", warmup, "Untimed runs before timing")->capture_default_str()->check(CLI::NonNegativeNumber);
+    app.add_option("--repeats", repeats, "Timed runs (best reported)")->capture_default_str()->check(CLI::PositiveNumber);
+    if (const int status = kit::parse_args(app, argc, argv); status >= 0) return status;
+    if (kit::handle_list(device)) return 0;
+    c.elements = kit::parse_count(elements);
+    c.run = kit::parse_count(run);
+    for (const std::string& p : chosen)
+      if (p != "atomics" && p != "accuracy" && p != "scan") throw kit::Error("part '" + p + "' is not one of: atomics, accuracy, scan");
+    lab08::validate(c);
+    const std::filesystem::path file = kit::chosen_kernel(kernel, lab08::kLab, lab08::kKernelFile);
+
+    const kit::Runtime rt = kit::Runtime::open(device);
+    std::cout << "Device: " << rt.summary() << "\nKernel: " << file.string() << "\n\n";
+    lab08::Runner runner(rt, file);
+    const auto wanted = [&](const char* p) { return std::find(chosen.begin(), chosen.end(), p) != chosen.end(); };
+    if (wanted("atomics")) atomics(runner, c, warmup, repeats, checks);
+    if (wanted("accuracy")) accuracy(runner, c, warmup, repeats, checks);
+    if (wanted("scan")) scans(runner, c, warmup, repeats, checks);
+    for (const std::string& p : checks.problems) std::printf("CHECK FAILED %s\n", p.c_str());
+    return checks.status;
+  });
+}

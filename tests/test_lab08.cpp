@@ -1,0 +1,341 @@
+// Lab 08 on PoCL: the solution's scans and compactions are exact for awkward N (one level, two,
+// three, ten), the atomic totals are exact or within their bound, the accuracy study's errors stay
+// within each method's bound with Kahan far below naive, the starter and typical mistakes fail
+// with their hints, and the grader passes the solution's safety checks with exactly one allowed
+// false alarm (the compare-and-swap add's plain read).
+#include <doctest/doctest.h>
+
+#include <cmath>
+#include <cstring>
+
+#include "atomics_scan.hpp"
+#include "kit/errors.hpp"
+#include "kit/paths.hpp"
+#include "labs.hpp"
+#include "support.hpp"
+
+namespace {
+
+const auto solution = [] { return kit::lab_file(lab08::kLab, lab08::kKernelFile, true); };
+const auto starter = [] { return kit::lab_file(lab08::kLab, lab08::kKernelFile, false); };
+
+lab08::Case make_case(lab08::Part part, std::size_t n, std::size_t local, std::uint64_t seed = 7, std::size_t run = 2) {
+  lab08::Case c;
+  c.part = part;
+  c.elements = n;
+  c.local = local;
+  c.seed = seed;
+  c.run = run;
+  return c;
+}
+
+// Runs a scan or compaction case; returns the problem in words (nullopt when exact) and the hint.
+std::pair<std::optional<std::string>, std::string> scan_case(const std::filesystem::path& file, const lab08::Case& c,
+                                                             int* levels = nullptr) {
+  lab08::Runner runner(test::runtime(), file);
+  const auto in = lab08::make_ints(c);
+  const lab08::ScanOutputs out = c.part == lab08::Part::Compact ? runner.compact(c, in, 0, 1) : runner.scan(c, in, 0, 1);
+  if (levels) *levels = out.levels;
+  const auto diff = lab08::scan_difference(c, in, out);
+  if (!diff) return {diff, ""};
+  if (c.part == lab08::Part::Compact) {
+    const auto i = lab08::first_mismatch(lab08::expected_compact(in), out.values).value_or(0);
+    return {diff, lab08::diagnose_compact(c, in, out.count, i, i < out.values.size() ? out.values[i] : 0)};
+  }
+  const auto i = lab08::first_mismatch(lab08::expected_scan(in, c.part == lab08::Part::ScanInclusive), out.values).value_or(0);
+  return {diff, lab08::diagnose_scan(c, in, i, lab08::window(out.values, i))};
+}
+
+struct Accuracy {
+  lab08::AccuracyOutputs out;
+  std::vector<lab08::RunExact> exact;
+  std::vector<float> naive;
+  std::vector<lab08::MethodError> errors;
+  std::optional<std::string> diff;
+  std::string hint;
+};
+
+Accuracy accuracy_case(const std::filesystem::path& file, const lab08::Case& c) {
+  lab08::Runner runner(test::runtime(), file);
+  const auto data = lab08::make_accuracy_data(c);
+  Accuracy a;
+  a.out = runner.accuracy(c, data, 0, 1);
+  a.exact = lab08::exact_runs(c, data);
+  a.naive = lab08::naive_runs(c, data);
+  a.errors = lab08::accuracy_errors(c, a.out, a.exact);
+  a.diff = lab08::accuracy_difference(c, a.out, a.exact, a.naive);
+  if (a.diff) a.hint = lab08::diagnose_accuracy(c, a.out, a.exact, a.naive);
+  return a;
+}
+
+}  // namespace
+
+TEST_CASE("lab 08: the solution's scans and compactions are exact for awkward N, one level to ten") {
+  // N = 1, L - 1, L, L + 1, primes, N > L*L (three levels), large, and L = 2 (ten levels for 999).
+  const std::vector<std::tuple<std::size_t, std::size_t, int>> sizes = {
+      {1, 256, 1},     {255, 256, 1},  {256, 256, 1},      {257, 256, 2},     {1009, 64, 2},
+      {4099, 64, 3},   {65537, 256, 3}, {1048583, 256, 3}, {999, 2, 10},      {3, 4, 1}};
+  for (const lab08::Part part : {lab08::Part::ScanExclusive, lab08::Part::ScanInclusive, lab08::Part::Compact})
+    for (const auto& [n, l, want_levels] : sizes) {
+      CAPTURE(lab08::to_string(part));
+      CAPTURE(n);
+      CAPTURE(l);
+      int levels = 0;
+      const auto [diff, hint] = scan_case(solution(), make_case(part, n, l), &levels);
+      CHECK_MESSAGE(!diff, diff.value_or(""));
+      CHECK(levels == want_levels);
+    }
+}
+
+TEST_CASE("lab 08: the atomic int total is exact, the compare-and-swap float total within its bound") {
+  for (const auto& [n, l] : std::vector<std::pair<std::size_t, std::size_t>>{{1, 64}, {999, 2}, {1000, 64}, {65537, 256}, {1048581, 256}}) {
+    CAPTURE(n);
+    CAPTURE(l);
+    lab08::Runner runner(test::runtime(), solution());
+    lab08::Case c = make_case(lab08::Part::AtomicInt, n, l);
+    const auto ints = lab08::make_ints(c);
+    const lab08::Sum isum = runner.atomic_int(c, ints, 0, 1);
+    CHECK(isum.groups == (n + l - 1) / l);
+    CHECK_FALSE(lab08::atomic_int_difference(c, std::int64_t(isum.total), lab08::expected_int_sum(ints)));
+    c.part = lab08::Part::AtomicFloat;
+    const auto reals = lab08::make_reals(c);
+    const lab08::FloatExpected e = lab08::expected_float_sum(c, reals);
+    const lab08::Sum fsum = runner.atomic_float(c, reals, 0, 1);
+    const auto diff = lab08::atomic_float_difference(c, fsum.total, e);
+    CHECK_MESSAGE(!diff, diff.value_or(""));
+  }
+  {  // The grader's data for the float atomic: whole numbers, exact in any order.
+    lab08::Runner runner(test::runtime(), solution());
+    const lab08::Case c = make_case(lab08::Part::AtomicFloat, 1048581, 256, 82);
+    const auto whole = lab08::make_whole_floats(c);
+    CHECK(runner.atomic_float(c, whole, 0, 1).total == lab08::expected_float_sum(c, whole).exact);
+  }
+  // The bound is tight enough to see a lost or doubled update: one group's partial of 64 reals
+  // (typically ~4.6 in size) against a tolerance of about 2.3e-4 for N = 1000, L = 64.
+  const lab08::Case c = make_case(lab08::Part::AtomicFloat, 1000, 64, 82);
+  const lab08::FloatExpected e = lab08::expected_float_sum(c, lab08::make_reals(c));
+  CHECK(lab08::atomic_float_bound(c, e) < 1e-3);
+  CHECK(lab08::atomic_float_difference(c, e.exact + 0.01, e));
+}
+
+TEST_CASE("lab 08: accuracy: each method within its bound, naive bit for bit, Kahan far below naive") {
+  const lab08::Case c = make_case(lab08::Part::Accuracy, std::size_t(1) << 20, 256, 83, std::size_t(1) << 16);
+  const Accuracy a = accuracy_case(solution(), c);
+  CHECK_MESSAGE(!a.diff, a.diff.value_or(""));
+  REQUIRE(a.errors.size() == 3);
+  for (const lab08::MethodError& e : a.errors) {
+    CAPTURE(e.method);
+    CHECK(e.worst_of_bound <= 1);
+  }
+  CHECK(std::memcmp(a.out.sums.at("naive").data(), a.naive.data(), a.naive.size() * sizeof(float)) == 0);
+  // The data does expose rounding: naive loses over 100 u of sum|x| (it drops the small
+  // elements once the running sum passes 2^13), pairwise a few u, Kahan about one.
+  CHECK(a.errors[0].worst_relative > 100);
+  CHECK(a.errors[1].worst_relative < 16);
+  CHECK(a.errors[2].worst_relative < 2);
+  CHECK(a.errors[2].worst_error * lab08::kKahanGain <= a.errors[0].worst_error);
+  CHECK(a.out.pairwise_passes == 2);  // 64Ki = 256 * 256
+}
+
+TEST_CASE("lab 08: the reference sums are exact, and a double sum of the same data is not") {
+  // Every accuracy value is a whole multiple of 2^-43 below 2^12.
+  const lab08::Case c = make_case(lab08::Part::Accuracy, 1 << 16, 256, 83, 1 << 16);
+  const auto data = lab08::make_accuracy_data(c);
+  std::size_t large = 0, outside = 0, not_multiple = 0;
+  for (float x : data) {
+    outside += !(x >= 0x1p-20f && x < 0x1p12f);
+    large += x >= 0x1p8f;
+    try {
+      lab08::scaled(x, lab08::kAccuracyScale);
+    } catch (const std::invalid_argument&) {
+      ++not_multiple;
+    }
+  }
+  CHECK(outside == 0);
+  CHECK(not_multiple == 0);
+  CHECK(large > 128);  // about 1 in 256
+  CHECK(large < 512);
+  CHECK_THROWS_AS(lab08::scaled(0x1p-44f, lab08::kAccuracyScale), std::invalid_argument);
+  const lab08::Int128 big = lab08::Int128(1) << 100;
+  CHECK(lab08::parse_decimal(lab08::to_decimal(-big - 12345)) == -big - 12345);
+  CHECK(lab08::to_decimal(big) == "1267650600228229401496703205376");
+  CHECK_THROWS_AS(lab08::parse_decimal("12x"), kit::Error);
+  // The run's exact sum spans about 2^-43 to 2^18, 62 bits: more than double's 53, so its sum rounds.
+  const lab08::RunExact exact = lab08::exact_runs(c, data).at(0);
+  double s = 0;
+  for (float x : data) s += x;
+  CHECK(static_cast<long double>(s) != lab08::unscaled(exact.sum, lab08::kAccuracyScale));
+  CHECK(exact.count == data.size());
+  CHECK(exact.sum == exact.abs);  // all positive
+}
+
+TEST_CASE("lab 08: the starter compiles and every part fails with its hint") {
+  lab08::Runner runner(test::runtime(), starter());
+  lab08::Case c = make_case(lab08::Part::AtomicInt, 1000, 64, 81);
+  const auto ints = lab08::make_ints(c);
+  const std::int64_t iexp = lab08::expected_int_sum(ints);
+  const lab08::Sum isum = runner.atomic_int(c, ints, 0, 1);
+  REQUIRE(lab08::atomic_int_difference(c, std::int64_t(isum.total), iexp));
+  CHECK(lab08::diagnose_atomic(c, isum.total, double(iexp)).find("still 0") != std::string::npos);
+  c.part = lab08::Part::AtomicFloat;
+  const auto reals = lab08::make_reals(c);
+  const lab08::FloatExpected e = lab08::expected_float_sum(c, reals);
+  const lab08::Sum fsum = runner.atomic_float(c, reals, 0, 1);
+  CHECK(lab08::atomic_float_difference(c, fsum.total, e));
+
+  const Accuracy a = accuracy_case(starter(), make_case(lab08::Part::Accuracy, 1 << 16, 256, 83, 1 << 12));
+  REQUIRE(a.diff);
+  CHECK(a.hint.find("sum_naive returned 0") != std::string::npos);
+
+  for (const lab08::Part part : {lab08::Part::ScanExclusive, lab08::Part::ScanInclusive}) {
+    const auto [diff, hint] = scan_case(starter(), make_case(part, 1000, 64, 86));
+    REQUIRE(diff);
+    CHECK(hint.find("up-sweep and the down-sweep") != std::string::npos);
+  }
+  const auto [diff, hint] = scan_case(starter(), make_case(lab08::Part::Compact, 1000, 64, 90));
+  REQUIRE(diff);
+  CHECK(hint.find("nothing was kept") != std::string::npos);
+}
+
+TEST_CASE("lab 08: typical mistakes get their hint") {
+  {  // every work-item adds the group's sum
+    lab08::Runner runner(test::runtime(), test::data("lab08_every_item_adds.cl"));
+    const lab08::Case c = make_case(lab08::Part::AtomicInt, 100000, 64, 81);
+    const auto ints = lab08::make_ints(c);
+    const std::int64_t want = lab08::expected_int_sum(ints);
+    REQUIRE(want != 0);
+    const lab08::Sum s = runner.atomic_int(c, ints, 0, 1);
+    CHECK(std::int64_t(s.total) == 64 * want);
+    CHECK(lab08::diagnose_atomic(c, s.total, double(want)).find("L times") != std::string::npos);
+  }
+  {  // no offsets added: block 1 restarts from 0
+    const auto [diff, hint] = scan_case(test::data("lab08_no_block_offsets.cl"), make_case(lab08::Part::ScanInclusive, 1000, 64, 86));
+    REQUIRE(diff);
+    CHECK(diff->find("element 64 of 1000 (work-group 1 of 16, position 0 in it; 2 levels)") != std::string::npos);
+    CHECK(hint.find("add_block_offsets") != std::string::npos);
+  }
+  {  // the inclusive flag ignored
+    const auto [diff, hint] =
+        scan_case(test::data("lab08_scan_always_exclusive.cl"), make_case(lab08::Part::ScanInclusive, 1000, 64, 86));
+    REQUIRE(diff);
+    CHECK(hint.find("exclusive scan where the inclusive one was asked for") != std::string::npos);
+    CHECK_FALSE(scan_case(test::data("lab08_scan_always_exclusive.cl"), make_case(lab08::Part::ScanExclusive, 1000, 64, 86)).first);
+  }
+  {  // compaction's count forgets the last element
+    const lab08::Case c = make_case(lab08::Part::Compact, 1000, 64, 89);
+    REQUIRE(lab08::make_ints(c).back() > 0);  // else the mistake would not show
+    const auto [diff, hint] = scan_case(test::data("lab08_count_off_by_one.cl"), c);
+    REQUIRE(diff);
+    CHECK(hint.find("off by one") != std::string::npos);
+  }
+  {  // Kahan without its compensation is the naive sum, far beyond Kahan's bound
+    const Accuracy a = accuracy_case(test::data("lab08_kahan_uncompensated.cl"),
+                                     make_case(lab08::Part::Accuracy, 1 << 18, 256, 83, 1 << 16));
+    REQUIRE(a.diff);
+    CHECK(a.diff->find("sum_kahan (kahan)") != std::string::npos);
+    CHECK(a.errors[2].worst_of_bound > 10);
+    CHECK(a.hint.find("exactly the naive sums") != std::string::npos);
+  }
+}
+
+TEST_CASE("lab 08: bad cases and options are refused with the reason") {
+  CHECK_THROWS_WITH_AS(lab08::validate(make_case(lab08::Part::Compact, 100, 48)), doctest::Contains("local size 48"), kit::Error);
+  CHECK_THROWS_WITH_AS(lab08::validate(make_case(lab08::Part::Compact, 100, 1)), doctest::Contains("power of two from 2"), kit::Error);
+  CHECK_THROWS_WITH_AS(lab08::validate(make_case(lab08::Part::Compact, 0, 64)), doctest::Contains("element count 0"), kit::Error);
+  CHECK_THROWS_WITH_AS(lab08::validate(make_case(lab08::Part::Compact, (std::size_t(1) << 27) + 1, 64)),
+                       doctest::Contains("overflow"), kit::Error);
+  CHECK_THROWS_WITH_AS(lab08::validate(make_case(lab08::Part::Accuracy, 100, 64, 1, 1000)), doctest::Contains("run length 1000"),
+                       kit::Error);
+  CHECK_THROWS_WITH_AS(lab08::parse_part("scan"), doctest::Contains("part 'scan' is not one of: atomic-int"), kit::Error);
+  const auto& driver = grader::lab_driver(lab08::kLab);
+  CHECK_THROWS_WITH_AS(driver.validate_case(grader::json::parse(R"({"part": "compact", "elements": 10, "local": 4, "seed": 1, "run": 16})")),
+                       doctest::Contains("run: only the accuracy part"), kit::Error);
+  CHECK_THROWS_WITH_AS(driver.validate_case(grader::json::parse(R"({"part": "accuracy", "elements": 10, "local": 4, "seed": 1})")),
+                       doctest::Contains("run: the accuracy part needs"), kit::Error);
+  CHECK_THROWS_WITH_AS(driver.validate_case(grader::json::parse(R"({"part": "sum", "elements": 10, "local": 4, "seed": 1})")),
+                       doctest::Contains("part 'sum' is not one of"), kit::Error);
+
+  const auto bad_local = test::run_program("08-atomics-and-scan", "--local 48");
+  CHECK(bad_local.exit_code == 1);
+  CHECK(bad_local.output.find("error: local size 48 must be a power of two") != std::string::npos);
+  const auto bad_part = test::run_program("08-atomics-and-scan", "--part sums");
+  CHECK(bad_part.exit_code == 1);
+  CHECK(bad_part.output.find("part 'sums' is not one of: atomics, accuracy, scan") != std::string::npos);
+  const auto both = test::run_program("08-atomics-and-scan", "--solution --kernel x.cl");
+  CHECK(both.exit_code == 1);
+  CHECK(both.output.find("either --kernel or --solution") != std::string::npos);
+}
+
+TEST_CASE("lab 08: the program checks the solution and the starter, part by part") {
+  const auto good = test::run_program("08-atomics-and-scan", "--solution --check --elements 70000 --local 64 --run 16Ki --repeats 1");
+  CHECK_MESSAGE(good.exit_code == 0, good.output);
+  for (const char* text : {"Part 1: one launch, one total", "Part 2: accuracy", "Part 3: scan and compaction",
+                           "3 level(s) (70000 -> 1094 -> 18)", "atomics / read-back", "sum_kahan"})
+    CHECK_MESSAGE(good.output.find(text) != std::string::npos, text);
+  CHECK(good.output.find("FAIL") == std::string::npos);
+  const auto bad = test::run_program("08-atomics-and-scan", "--check --elements 5000 --local 64 --run 1Ki --repeats 1");
+  CHECK(bad.exit_code == 1);
+  CHECK(bad.output.find("CHECK FAILED scan-inclusive: element") != std::string::npos);
+  CHECK(bad.output.find("hint: the total is still 0") != std::string::npos);
+}
+
+TEST_CASE("lab 08 grading: the solution passes, the compare-and-swap read is allowed on purpose and nothing else") {
+  test::TempDir refs, strict_specs, strict_refs, plain;
+  const std::string specs = (kit::root() / "grader/specs").string();
+  const auto grader = [&](const std::string& spec_dir, const std::string& ref_dir, const std::string& args) {
+    return test::run_program("grader", "--specs " + spec_dir + " --references " + ref_dir + " " + args);
+  };
+  REQUIRE(grader(specs, refs.path.string(), "reference --labs 08").exit_code == 0);
+  // Stored references are digests, sizes and counts: small. And they regenerate byte for byte,
+  // the float atomic's total included (whole numbers: the same total in any order).
+  CHECK(std::filesystem::file_size(refs / "08-atomics-and-scan.json") < 64 * 1024);
+  test::TempDir again;
+  REQUIRE(grader(specs, again.path.string(), "reference --labs 08").exit_code == 0);
+  CHECK(test::snapshot(refs.path) == test::snapshot(again.path));
+
+  const auto pass = grader(specs, refs.path.string(), "check 08 --races --dir " + (kit::root() / "solutions").string());
+  CHECK_MESSAGE(pass.exit_code == 0, pass.output);
+  CHECK(pass.output.find("PASS memory safety: data races (Oclgrind)") != std::string::npos);
+  CHECK(pass.output.find("PASS memory safety: uninitialized values (Oclgrind)") != std::string::npos);
+
+  // Without the allow entry, the plain read is reported at its line.
+  std::string spec = test::read(kit::root() / "grader/specs/08-atomics-and-scan.json");
+  const auto allow = spec.find(",\n    \"allow\"");
+  REQUIRE(allow != std::string::npos);
+  spec.erase(allow, spec.find(']', allow) + 1 - allow);
+  test::write(strict_specs / "08-atomics-and-scan.json", spec);
+  REQUIRE(grader(strict_specs.path.string(), strict_refs.path.string(), "reference --labs 08").exit_code == 0);
+  const auto strict = grader(strict_specs.path.string(), strict_refs.path.string(),
+                             "check 08 --races --dir " + (kit::root() / "solutions").string());
+  CHECK(strict.output.find("FAIL memory safety: data races (Oclgrind)") != std::string::npos);
+  CHECK(strict.output.find("`seen.f = *total;`") != std::string::npos);
+
+  // With it, a plain write to the total (a lost-update bug) still counts as a race.
+  std::string source = test::read(solution());
+  const std::string loop = "    } while (atomic_cmpxchg((volatile global uint *)total, seen.u, sum.u) != seen.u);";
+  REQUIRE(source.find(loop) != std::string::npos);
+  source.replace(source.find(loop), loop.size(), "        *total = sum.f;\n    } while (0);");
+  test::write(plain / "08-atomics-and-scan" / "AtomicsScan.cl", source);
+  const auto racy = grader(specs, refs.path.string(), "check 08 --races --dir " + plain.path.string());
+  CHECK(racy.exit_code != 0);
+  CHECK(racy.output.find("FAIL memory safety: data races (Oclgrind)") != std::string::npos);
+  CHECK(racy.output.find("`*total = sum.f;`") != std::string::npos);
+}
+
+TEST_CASE("lab 08 grading: a wrong scan names its first wrong index, with the expected value recomputed") {
+  const auto& driver = grader::lab_driver(lab08::kLab);
+  const grader::json params = {{"part", "scan-inclusive"}, {"elements", 1000}, {"local", 64}, {"seed", 86}};
+  const grader::json reference = driver.reference(params);
+  CHECK(reference.at("levels") == 2);
+  CHECK(reference.at("digest").get<std::string>().size() == 64);
+  const grader::json good = driver.run_case(test::runtime(), solution(), "AtomicsScan.cl", params);
+  CHECK(driver.compare(params, {}, reference, good).pass);
+  const grader::json bad = driver.run_case(test::runtime(), test::data("lab08_no_block_offsets.cl"), "x.cl", params);
+  const grader::Comparison cmp = driver.compare(params, {}, reference, bad);
+  CHECK_FALSE(cmp.pass);
+  const auto in = lab08::make_ints(make_case(lab08::Part::ScanInclusive, 1000, 64, 86));
+  const auto want = lab08::expected_scan(in, true);
+  CHECK(cmp.message.find("element 64 of 1000") != std::string::npos);
+  CHECK(cmp.message.find("expected " + std::to_string(want[64]) + ", got " + std::to_string(in[64])) != std::string::npos);
+  CHECK(cmp.hint.find("add_block_offsets") != std::string::npos);
+}
