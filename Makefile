@@ -3,7 +3,7 @@
 JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 
 PYTHON ?= /usr/bin/python3
-.PHONY: all setup build demo test graph graph-slides gradescope-zip clean
+.PHONY: all setup build demo test slides graph graph-slides gradescope-zip clean
 
 all: build
 
@@ -17,8 +17,15 @@ build: setup
 demo: build
 	scripts/demo.sh
 
+# The suite builds the lecture deck too, so it installs TeX Live as well.
 test: build
+	scripts/setup.sh slides
 	ctest --preset default
+
+# The lecture deck: build/slides/lecture.pdf (listings cut from the sources, graphs from slides/data).
+slides:
+	scripts/setup.sh slides
+	scripts/build-slides.sh build/slides
 
 # The lecture's graphs on this machine's default device (QUICK=1: a first look in under a minute).
 graph: build

@@ -37,6 +37,7 @@ Outputs run(const kit::Runtime& rt, const std::filesystem::path& kernel_file, co
   cl::Kernel kernel = kit::make_kernel(program, kSignature, name);
   kit::check_local_size(rt.device, kernel, c.local, c.local * sizeof(float));
 
+  // slide: host-steps
   cl::Buffer dA(rt.context, CL_MEM_READ_ONLY, ab_bytes), dB(rt.context, CL_MEM_READ_ONLY, ab_bytes);
   cl::Buffer dC(rt.context, CL_MEM_WRITE_ONLY, c_bytes);
   rt.queue.enqueueWriteBuffer(dA, CL_FALSE, 0, ab_bytes, in.a.data());
@@ -57,6 +58,7 @@ Outputs run(const kit::Runtime& rt, const std::filesystem::path& kernel_file, co
   out.partials.resize(c.groups());
   rt.queue.enqueueReadBuffer(dC, CL_TRUE, 0, c_bytes, out.partials.data());
   for (float p : out.partials) out.total += p;
+  // slide-end
   return out;
 }
 

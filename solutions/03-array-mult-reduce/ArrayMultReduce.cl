@@ -1,5 +1,6 @@
 // Lab 03 ArrayMultReduce: multiply two arrays into local memory and reduce each work-group's
 // products with the offset/mask bitmask tree; work-item 0 stores the group's sum in dC.
+// slide: amr-kernel
 kernel void
 ArrayMultReduce(global const float *dA, global const float *dB, local float *prods, global float *dC)
 {
@@ -9,9 +10,11 @@ ArrayMultReduce(global const float *dA, global const float *dB, local float *pro
     int wgNum    = get_group_id(0);    // this group's number: the slot of dC it fills
 
     prods[tnum] = dA[gid] * dB[gid];
+// slide-end
 
     // Level by level: offset 1, 2, 4, ...; work-items whose low bits (mask) are all zero add in
     // the value `offset` places to their right. After log2(numItems) levels prods[0] holds the sum.
+    // slide: bitmask-tree
     for (int offset = 1; offset < numItems; offset *= 2)
     {
         int mask = 2 * offset - 1;
@@ -23,4 +26,5 @@ ArrayMultReduce(global const float *dA, global const float *dB, local float *pro
     barrier(CLK_LOCAL_MEM_FENCE);       // the last level's add is done before prods[0] is read
     if (tnum == 0)
         dC[wgNum] = prods[0];
+    // slide-end
 }

@@ -26,12 +26,14 @@ reduce1_interleaved_mod(global const int *in, global int *out, local int *scratc
 
     // Stride s = 1, 2, 4, ...: work-items whose tid is a multiple of 2*s add in the value s places
     // to their right. After log2(L) levels scratch[0] holds the group's sum.
+    // slide: rung1-mod
     for (uint s = 1; s < L; s *= 2)
     {
         if (tid % (2 * s) == 0)
             scratch[tid] += scratch[tid + s];
         barrier(CLK_LOCAL_MEM_FENCE);           // this level is done before the next one reads it
     }
+    // slide-end
 
     if (tid == 0)
         out[get_group_id(0)] = scratch[0];
@@ -74,12 +76,14 @@ reduce3_sequential(global const int *in, global int *out, local int *scratch, co
 
     // Stride s = L/2, L/4, ..., 1: the first s work-items fold the upper half of scratch[0 .. 2s-1]
     // onto the lower half.
+    // slide: rung3-sequential
     for (uint s = L / 2; s > 0; s >>= 1)
     {
         if (tid < s)
             scratch[tid] += scratch[tid + s];
         barrier(CLK_LOCAL_MEM_FENCE);
     }
+    // slide-end
 
     if (tid == 0)
         out[get_group_id(0)] = scratch[0];
@@ -91,11 +95,13 @@ reduce4_first_add(global const int *in, global int *out, local int *scratch, con
 {
     uint tid = get_local_id(0);
     uint L   = get_local_size(0);
+    // slide: rung4-first-add
     uint gid = get_group_id(0) * (2 * L) + tid;   // the first of this work-item's two elements
 
     int a = (gid < n) ? in[gid] : 0;
     int b = (gid + L < n) ? in[gid + L] : 0;
     scratch[tid] = a + b;
+    // slide-end
     barrier(CLK_LOCAL_MEM_FENCE);
 
     for (uint s = L / 2; s > 0; s >>= 1)

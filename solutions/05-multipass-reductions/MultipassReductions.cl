@@ -54,11 +54,13 @@ strided_pass(global float *a, local float *scratch, const uint n, const uint str
     // the result is then in a[0]. A pass leaves its results L*stride apart: the next stride.
     uint tid = get_local_id(0);
     uint L   = get_local_size(0);
+    // slide: strided-index
     ulong first = (ulong)get_group_id(0) * L * stride;   // ulong: L*stride can pass 2^32
     ulong idx   = first + (ulong)tid * stride;           // this work-item's element
 
     scratch[tid] = (idx < n) ? a[idx] : IDENTITY;        // past the end: the identity of OP
     barrier(CLK_LOCAL_MEM_FENCE);                        // every element is in scratch
+    // slide-end
 
     // Sequential addressing: s = L/2, L/4, ..., 1; the first s work-items fold the upper half of
     // scratch[0 .. 2s-1] onto the lower half.

@@ -28,6 +28,7 @@ max_pyramid_2x2(read_only image2d_t src, write_only image2d_t dst, const int2 sr
     const int2 out   = (int2)(get_global_id(0), get_global_id(1));
     if (out.x >= (src_size.x + 1) / 2 || out.y >= (src_size.y + 1) / 2)
         return;                           // past the output level: ceil(w/2) x ceil(h/2) texels
+    // slide: pyramid-2x2
     const int2 first = 2 * out;           // the block's top-left texel: always inside the source
     const int2 last  = src_size - 1;      // the source level's last column and row
 
@@ -39,6 +40,7 @@ max_pyramid_2x2(read_only image2d_t src, write_only image2d_t dst, const int2 sr
     const float d = read_imagef(src, nearest, min(first + (int2)(1, 1), last)).x;
 
     write_imagef(dst, out, (float4)(PICK(PICK(a, b), PICK(c, d)), 0.0f, 0.0f, 1.0f));
+    // slide-end
 }
 
 // Over 2 x 2: a 4 x 4 block per work-item, so half as many passes, each with 16 reads per item.

@@ -60,6 +60,7 @@ sum_int_atomic(global const int *in, global int *total, local int *scratch, cons
 // the total still holds the bits that were read; otherwise another work-group got there first,
 // and the loop starts again from a fresh read. The plain read may see a stale value (Oclgrind
 // calls it a race): the swap then fails and the loop retries, so no update is lost.
+// slide: atomic-add-float
 void atomic_add_float(volatile global float *total, const float value)
 {
     union { uint u; float f; } seen, sum;
@@ -68,6 +69,7 @@ void atomic_add_float(volatile global float *total, const float value)
         sum.f = seen.f + value;
     } while (atomic_cmpxchg((volatile global uint *)total, seen.u, sum.u) != seen.u);
 }
+// slide-end
 
 // Part 1, floats: the same single launch, with the compare-and-swap add in place of atomic_add.
 kernel void
@@ -143,6 +145,7 @@ scan_blocks(global const int *in, global int *out, global int *block_sums, local
     // Up-sweep: at stride d = 1, 2, 4, ... the right element of each pair of 2d-wide halves takes
     // in the left one. Work-item t owns the pair ending at i = 2d(t+1) - 1. Afterwards
     // scratch[L-1] holds the block's total and every scratch[2^k m - 1] a partial sum of its span.
+    // slide: scan-upsweep
     for (uint d = 1; d < L; d <<= 1)
     {
         uint i = 2 * d * (tid + 1) - 1;
@@ -150,6 +153,7 @@ scan_blocks(global const int *in, global int *out, global int *block_sums, local
             scratch[i] += scratch[i - d];
         barrier(CLK_LOCAL_MEM_FENCE);
     }
+    // slide-end
 
     // The block's total goes out for the next level; the root is cleared: 0 is what comes before
     // the block's first element.

@@ -1,0 +1,36 @@
+#!/usr/bin/env bash
+# Builds the lecture deck slides/lecture.tex into a PDF.
+#   scripts/build-slides.sh [OUT]      (OUT: default build-slides/, relative to the kit's root)
+# 1. checks for latexmk and pdflatex, 2. extracts the marked code regions into OUT/listings/,
+# 3. redraws the graphs from slides/data/ into OUT/figures/, 4. runs latexmk; prints the PDF's path.
+set -euo pipefail
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+out="${1:-build-slides}"
+case "$out" in /*) ;; *) out="$root/$out" ;; esac
+python="${PYTHON:-/usr/bin/python3}"
+
+for tool in latexmk pdflatex; do
+  if ! command -v "$tool" >/dev/null 2>&1; then
+    echo "build-slides: '$tool' is not installed. Run 'scripts/setup.sh slides' (as root), or:" >&2
+    echo "  sudo apt-get install latexmk texlive-latex-base texlive-latex-recommended texlive-latex-extra" >&2
+    exit 1
+  fi
+done
+
+mkdir -p "$out/listings" "$out/figures"
+"$python" "$root/scripts/extract_slide_listings.py" --out "$out/listings"
+"$python" "$root/scripts/plot_benchmark.py" "$root/slides/data/sweep-PoCL-2core-EPYC-2026-11-21.csv" \
+  --out "$out/figures"
+"$python" "$root/scripts/plot_benchmark.py" "$root/slides/data/sweep-NVIDIA-H200-2026-11-21.csv" \
+  --thrust "$root/slides/data/thrust-NVIDIA-H200-2026-11-21.csv" --out "$out/figures"
+
+# The deck finds listings/ and figures/ through TEXINPUTS (OUT first), its parts in slides/.
+cd "$root/slides"
+export TEXINPUTS="$out:$root/slides:${TEXINPUTS:-}"
+if ! latexmk -pdf -interaction=nonstopmode -halt-on-error -file-line-error \
+      -outdir="$out" lecture.tex >"$out/latexmk.out" 2>&1; then
+  tail -n 40 "$out/latexmk.out" >&2
+  echo "build-slides: latexmk failed; the whole log is $out/lecture.log" >&2
+  exit 1
+fi
+echo "$out/lecture.pdf"
