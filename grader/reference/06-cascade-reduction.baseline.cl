@@ -17,6 +17,7 @@ DotCascade(global const float *dA, global const float *dB, local float *scratch,
 
     // Chunk i holds elements 4i .. 4i+3. The body of either loop is only loads and a multiply-add
     // into a private float4: no branch.
+    // slide: cascade-grid-stride
     float4 acc = (float4)(0.0f);
 #ifdef CONTIGUOUS
     // On a CPU (the host passes -D CONTIGUOUS): each work-item sweeps one contiguous run of
@@ -32,6 +33,7 @@ DotCascade(global const float *dA, global const float *dB, local float *scratch,
         acc += vload4(i, dA) * vload4(i, dB);
 #endif
     float sum = (acc.x + acc.y) + (acc.z + acc.w);
+    // slide-end
 
     // The scalar tail: the last n % 4 elements (0 .. 3 of them), one each for the first
     // work-items. A grid-stride loop too, so a grid of fewer than 3 work-items still gets them all.
