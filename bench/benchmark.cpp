@@ -44,6 +44,7 @@ double gib(double bytes) { return bytes / double(1 << 30); }
 }  // namespace
 
 int main(int argc, char** argv) {
+  kit::prefer_passive_openmp(argv);
   return kit::guarded_main([&] {
     CLI::App app{"Reduction benchmark: the lecture's graph, reproduced on your device"};
     kit::DeviceOptions device;

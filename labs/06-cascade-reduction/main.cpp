@@ -13,6 +13,7 @@
 #include "kit/paths.hpp"
 
 int main(int argc, char** argv) {
+  kit::prefer_passive_openmp(argv);
   return kit::guarded_main([&] {
     CLI::App app{"Lab 06: the cascade dot product, the kit's fastest kernel"};
     kit::DeviceOptions device;

@@ -7,4 +7,10 @@ namespace kit {
 
 float openmp_dot(const float* a, const float* b, std::size_t n);
 
+// Programs that time an OpenCL kernel against the OpenMP baseline call this first in main. Unless
+// OMP_WAIT_POLICY is set, it restarts the program with OMP_WAIT_POLICY=passive: otherwise the
+// baseline's idle threads spin after each parallel region on the very cores the OpenCL runtime
+// needs next, and alternating runs measure the spinning (about 20 % on 2 cores) instead of the kernel.
+void prefer_passive_openmp(char** argv);
+
 }  // namespace kit
