@@ -34,6 +34,12 @@ std::filesystem::path chosen_kernel(const KernelChoice& choice, const std::strin
   return choice.path.empty() ? lab_file(lab, file_name, choice.solution) : std::filesystem::path(choice.path);
 }
 
+void add_run_options(CLI::App& app, std::uint64_t& seed, int& warmup, int& repeats) {
+  app.add_option("--seed", seed, "Seed of the deterministic input data")->capture_default_str();
+  app.add_option("--warmup", warmup, "Untimed runs before timing")->capture_default_str()->check(CLI::NonNegativeNumber);
+  app.add_option("--repeats", repeats, "Timed runs (best and median reported)")->capture_default_str()->check(CLI::PositiveNumber);
+}
+
 bool handle_list(const DeviceOptions& options) {
   if (!options.list) return false;
   print_device_list(std::cout);

@@ -24,9 +24,7 @@ int main(int argc, char** argv) {
     kit::add_kernel_options(app, kernel, lab03::kKernelFile);
     app.add_flag("--check", check, "Compare every work-group's sum with the host reference; exit 1 at the first wrong one");
     app.add_option("--data", data, "Input data: int (small whole numbers, exact) or real")->capture_default_str();
-    app.add_option("--seed", c.seed, "Seed of the deterministic input data")->capture_default_str();
-    app.add_option("--warmup", warmup, "Untimed runs before timing")->capture_default_str()->check(CLI::NonNegativeNumber);
-    app.add_option("--repeats", repeats, "Timed runs (best and median reported)")->capture_default_str()->check(CLI::PositiveNumber);
+    kit::add_run_options(app, c.seed, warmup, repeats);
     app.add_flag("--brief", brief, "Print one line: N L GNum/s(best) GNum/s(median) check");
     if (const int status = kit::parse_args(app, argc, argv); status >= 0) return status;
     if (kit::handle_list(device)) return 0;

@@ -25,9 +25,7 @@ int main(int argc, char** argv) {
     kit::KernelChoice kernel;
     kit::add_kernel_options(app, kernel, lab04::kKernelFile);
     app.add_flag("--check", check, "Check every rung's first-launch sums and total; exit 1 if one is wrong");
-    app.add_option("--seed", c.seed, "Seed of the deterministic input data")->capture_default_str();
-    app.add_option("--warmup", warmup, "Untimed runs before timing")->capture_default_str()->check(CLI::NonNegativeNumber);
-    app.add_option("--repeats", repeats, "Timed runs (best reported)")->capture_default_str()->check(CLI::PositiveNumber);
+    kit::add_run_options(app, c.seed, warmup, repeats);
     if (const int status = kit::parse_args(app, argc, argv); status >= 0) return status;
     if (kit::handle_list(device)) return 0;
     c.elements = kit::parse_count(elements);

@@ -26,9 +26,7 @@ int main(int argc, char** argv) {
     kit::add_kernel_options(app, kernel, lab05::kKernelFile);
     app.add_flag("--check", check, "Check every result (and that the input is unchanged); exit 1 if one is wrong");
     app.add_option("--data", data, "Input data: int (whole numbers, exact sums) or real")->capture_default_str();
-    app.add_option("--seed", c.seed, "Seed of the deterministic input data")->capture_default_str();
-    app.add_option("--warmup", warmup, "Untimed runs")->capture_default_str()->check(CLI::NonNegativeNumber);
-    app.add_option("--repeats", repeats, "Timed runs (best reported)")->capture_default_str()->check(CLI::PositiveNumber);
+    kit::add_run_options(app, c.seed, warmup, repeats);
     if (const int status = kit::parse_args(app, argc, argv); status >= 0) return status;
     if (kit::handle_list(device)) return 0;
     c.elements = kit::parse_count(elements);

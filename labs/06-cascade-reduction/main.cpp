@@ -32,9 +32,7 @@ int main(int argc, char** argv) {
     app.add_flag("--vs-openmp", vs_openmp, "Also time the OpenMP simd dot product on the host CPU; print the ratio");
     app.add_flag("--vs-solution", vs_solution, "Time the kernel against the solution, alternately, as the grader does");
     app.add_option("--data", data, "Input data: int or real")->capture_default_str();
-    app.add_option("--seed", c.seed, "Seed of the deterministic input data")->capture_default_str();
-    app.add_option("--warmup", warmup, "Untimed runs")->capture_default_str()->check(CLI::NonNegativeNumber);
-    app.add_option("--repeats", repeats, "Timed runs (best and median reported)")->capture_default_str()->check(CLI::PositiveNumber);
+    kit::add_run_options(app, c.seed, warmup, repeats);
     if (const int status = kit::parse_args(app, argc, argv); status >= 0) return status;
     if (kit::handle_list(device)) return 0;
     if (combine != "host" && combine != "device" && combine != "both")

@@ -28,9 +28,7 @@ int main(int argc, char** argv) {
     kit::add_kernel_options(app, kernel, lab07::kKernelFile);
     app.add_flag("--check", check, "Check every level texel by texel and the result; exit 1 if one is wrong");
     app.add_option("--dump", dump, "Write every level as a binary PGM (8-bit grey, each level scaled to its own min..max) into this folder");
-    app.add_option("--seed", c.seed, "Seed of the deterministic image data")->capture_default_str();
-    app.add_option("--warmup", warmup, "Untimed runs")->capture_default_str()->check(CLI::NonNegativeNumber);
-    app.add_option("--repeats", repeats, "Timed runs (best reported)")->capture_default_str()->check(CLI::PositiveNumber);
+    kit::add_run_options(app, c.seed, warmup, repeats);
     if (const int status = kit::parse_args(app, argc, argv); status >= 0) return status;
     if (kit::handle_list(device)) return 0;
     c.width = kit::parse_count(width);

@@ -162,9 +162,7 @@ int main(const Lab& lab, int argc, char** argv) {
     kit::add_kernel_options(app, kernel, lab.kernel_file);
     app.add_flag("--check", check, "Compare every output with the host's; exit 1 at the first wrong one");
     app.add_option("--data", data, "Input data: int (small whole numbers) or real")->capture_default_str();
-    app.add_option("--seed", seed, "Seed of the deterministic input data")->capture_default_str();
-    app.add_option("--warmup", warmup, "Untimed runs before timing")->capture_default_str()->check(CLI::NonNegativeNumber);
-    app.add_option("--repeats", repeats, "Timed runs")->capture_default_str()->check(CLI::PositiveNumber);
+    kit::add_run_options(app, seed, warmup, repeats);
     if (const int status = kit::parse_args(app, argc, argv); status >= 0) return status;
     if (kit::handle_list(device)) return 0;
     const std::filesystem::path file = kit::chosen_kernel(kernel, lab.id, lab.kernel_file);

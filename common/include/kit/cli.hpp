@@ -1,6 +1,7 @@
 #pragma once
 // Command-line pieces every kit program shares (CLI11).
 #include <CLI/CLI.hpp>
+#include <cstdint>
 #include <filesystem>
 #include <string>
 
@@ -24,6 +25,10 @@ void add_kernel_options(CLI::App& app, KernelChoice& choice, const std::string& 
 // The kernel file to build: PATH, or the lab's file in solutions/ or labs/. Throws kit::Error when
 // both --kernel and --solution are given.
 std::filesystem::path chosen_kernel(const KernelChoice& choice, const std::string& lab, const std::string& file_name);
+
+// --seed (of the deterministic input data), --warmup (untimed runs) and --repeats (timed runs),
+// with the caller's defaults.
+void add_run_options(CLI::App& app, std::uint64_t& seed, int& warmup, int& repeats);
 
 // Handles --list (prints the device table); returns true when the program should exit.
 bool handle_list(const DeviceOptions& options);
