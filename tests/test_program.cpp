@@ -70,6 +70,14 @@ TEST_CASE("a wrong kernel name, parameter count or address space names the expec
   CHECK(global_prods.find("expected local float*") != std::string::npos);
 }
 
+TEST_CASE("an array above the device's largest allocation is refused with both sizes") {
+  const cl::Device& device = test::runtime().device;
+  const std::size_t most = device.getInfo<CL_DEVICE_MAX_MEM_ALLOC_SIZE>() / sizeof(float);
+  CHECK_NOTHROW(kit::check_float_array(device, most));
+  CHECK_THROWS_WITH_AS(kit::check_float_array(device, most + 1), doctest::Contains("above this device's largest allocation"),
+                       kit::Error);
+}
+
 TEST_CASE("a local size above the device's limit names both values") {
   const kit::Runtime& rt = test::runtime();
   const std::string file = kit::lab_file(lab03::kLab, lab03::kKernelFile, true).string();

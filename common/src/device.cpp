@@ -176,6 +176,14 @@ std::string Runtime::summary() const {
   return out.str();
 }
 
+void check_float_array(const cl::Device& device, std::size_t count) {
+  const std::size_t bytes = count * sizeof(float);
+  const cl_ulong max_alloc = device.getInfo<CL_DEVICE_MAX_MEM_ALLOC_SIZE>();
+  if (bytes > max_alloc)
+    throw Error("an array of " + std::to_string(count) + " floats (" + std::to_string(bytes >> 20) +
+                " MiB) is above this device's largest allocation, " + std::to_string(max_alloc >> 20) + " MiB");
+}
+
 void check_local_size(const cl::Device& device, const cl::Kernel& kernel, std::size_t local,
                       std::size_t local_bytes) {
   const std::size_t device_max = device.getInfo<CL_DEVICE_MAX_WORK_GROUP_SIZE>();

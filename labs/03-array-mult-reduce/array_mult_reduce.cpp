@@ -27,10 +27,7 @@ Outputs run(const kit::Runtime& rt, const std::filesystem::path& kernel_file, co
             const Inputs& in, int warmup, int repeats, const std::string& shown_as) {
   validate(c);
   const std::size_t ab_bytes = c.elements * sizeof(float), c_bytes = c.groups() * sizeof(float);
-  const cl_ulong max_alloc = rt.device.getInfo<CL_DEVICE_MAX_MEM_ALLOC_SIZE>();
-  if (ab_bytes > max_alloc)
-    throw kit::Error("an array of " + std::to_string(c.elements) + " floats (" + std::to_string(ab_bytes >> 20) +
-                     " MiB) is above this device's largest allocation, " + std::to_string(max_alloc >> 20) + " MiB");
+  kit::check_float_array(rt.device, c.elements);
 
   const std::string name = shown_as.empty() ? kernel_file.string() : shown_as;
   cl::Program program = kit::build_program(rt.context, rt.device, kernel_file, "", name);

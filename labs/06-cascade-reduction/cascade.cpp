@@ -50,10 +50,7 @@ Runner::Runner(const kit::Runtime& rt, const std::filesystem::path& kernel_file,
   kit::check_local_size(rt.device, sum_, c.local, c.local * sizeof(float));
   groups_ = c.groups ? c.groups : kGroupsPerComputeUnit * rt.device.getInfo<CL_DEVICE_MAX_COMPUTE_UNITS>();
   const std::size_t bytes = c.elements * sizeof(float);
-  const cl_ulong max_alloc = rt.device.getInfo<CL_DEVICE_MAX_MEM_ALLOC_SIZE>();
-  if (bytes > max_alloc)
-    throw kit::Error("an array of " + std::to_string(c.elements) + " floats (" + std::to_string(bytes >> 20) +
-                     " MiB) is above this device's largest allocation, " + std::to_string(max_alloc >> 20) + " MiB");
+  kit::check_float_array(rt.device, c.elements);
   a_ = cl::Buffer(rt.context, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, bytes, const_cast<float*>(in.a.data()));
   b_ = cl::Buffer(rt.context, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, bytes, const_cast<float*>(in.b.data()));
   partials_ = cl::Buffer(rt.context, CL_MEM_READ_WRITE, groups_ * sizeof(float));

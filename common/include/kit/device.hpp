@@ -55,6 +55,10 @@ struct Runtime {
   std::string summary() const;  // "pthread-... on Portable Computing Language (2 CUs, driver 3.1)"
 };
 
+// Throws kit::Error when one array of `count` floats is above the device's largest allocation,
+// naming both sizes.
+void check_float_array(const cl::Device& device, std::size_t count);
+
 // Throws kit::Error when `local` exceeds the device's or this kernel's maximum work-group size,
 // or when `local_bytes` of local memory does not fit; the message names both values.
 void check_local_size(const cl::Device& device, const cl::Kernel& kernel, std::size_t local,
