@@ -41,6 +41,8 @@ std::string slug(std::string s) {
 
 double gib(double bytes) { return bytes / double(1 << 30); }
 
+constexpr int kAlternatingPairs = 21;  // cascade / OpenMP pairs at the largest size
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -119,7 +121,7 @@ int main(int argc, char** argv) {
     const bool cpu_device = (rt.device.getInfo<CL_DEVICE_TYPE>() & CL_DEVICE_TYPE_CPU) != 0;
     cl::Program stream_program = kit::build_program(rt.context, rt.device, stream_file, cpu_device ? "-D CONTIGUOUS" : "");
     cl::Kernel stream(stream_program, "StreamRead");
-    const std::size_t total = ns.size() * (wgs.size() + 3);
+    const std::size_t total = ns.size() * (wgs.size() + 3) + (no_openmp ? 0 : 1);
     std::size_t done = 0;
     const auto progress = [&](const std::string& what) {
       const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
@@ -159,6 +161,15 @@ int main(int argc, char** argv) {
         rows.push_back({"OpenMP simd (host CPU)", n, 0, std::size_t(omp_get_max_threads()),
                         kit::time_runs(warmup, repeats, [&] { kit::openmp_dot(in.a.data(), in.b.data(), n); })});
     }
+    // The cascade against OpenMP once more at the largest size, alternately (A B A B ...): the two
+    // are bound by the same memory, so the blocks above may differ by the machine's drift alone.
+    kit::SpeedRatio vs_openmp;
+    if (!no_openmp) {
+      progress("CascadeDot / OpenMP, alternating, N = " + kit::format_count(n_max));
+      lab06::Runner runner(rt, cascade_file, {n_max, cascade_local, cascade_groups, kit::DataKind::Reals, 1, false}, cascade_in);
+      vs_openmp = kit::alternating_speed_ratio([&] { runner.run_once(); },
+                                               [&] { kit::openmp_dot(in.a.data(), in.b.data(), n_max); }, kAlternatingPairs);
+    }
     const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     std::fprintf(stderr, "\n");
 
@@ -194,6 +205,10 @@ int main(int argc, char** argv) {
     std::printf("\nRatios: cascade / roof = %.2f, cascade / ArrayMultReduce = %.2f", cascade / roof, cascade / lab03_best);
     if (openmp > 0) std::printf(", cascade / OpenMP = %.2f", cascade / openmp);
     std::printf("\n");
+    if (vs_openmp.pairs)
+      std::printf("Cascade / OpenMP, alternating at N = %s: %.2f (median of %d pairs; middle half of the pairs %.2f .. %.2f)\n",
+                  kit::format_count(n_max).c_str(), vs_openmp.median, vs_openmp.pairs, vs_openmp.lower_quartile,
+                  vs_openmp.upper_quartile);
     return 0;
   });
 }

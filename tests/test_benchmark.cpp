@@ -12,6 +12,7 @@ TEST_CASE("the benchmark's quick mode measures every kernel and writes the CSV")
   const auto run = test::run_program("reduction-benchmark", "--quick --sizes 1Mi,2Mi -o " + (dir / "q.csv").string());
   REQUIRE_MESSAGE(run.exit_code == 0, run.output);
   CHECK(run.output.find("needs 0.02 GiB on the host") != std::string::npos);
+  CHECK(run.output.find("Cascade / OpenMP, alternating at N = 2Mi: ") != std::string::npos);
   const std::string csv = test::read(dir / "q.csv");
   for (const char* kernel : {",ArrayMultReduce,", ",CascadeDot,", ",StreamRead roof,", ",OpenMP simd (host CPU),"})
     CHECK_MESSAGE(csv.find(kernel) != std::string::npos, kernel);

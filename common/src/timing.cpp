@@ -4,15 +4,21 @@
 
 #include <algorithm>
 #include <stdexcept>
+#include <string>
 
 namespace kit {
 
-double median(std::vector<double> values) {
-  if (values.empty()) throw std::invalid_argument("median of no values");
+double quantile(std::vector<double> values, double q) {
+  if (values.empty()) throw std::invalid_argument("quantile of no values");
+  if (!(q >= 0 && q <= 1)) throw std::invalid_argument("quantile " + std::to_string(q) + " is not within 0 .. 1");
   std::sort(values.begin(), values.end());
-  const std::size_t n = values.size();
-  return n % 2 ? values[n / 2] : 0.5 * (values[n / 2 - 1] + values[n / 2]);
+  const double at = q * double(values.size() - 1);
+  const std::size_t below = std::size_t(at);
+  if (below + 1 >= values.size()) return values.back();
+  return values[below] + (at - double(below)) * (values[below + 1] - values[below]);
 }
+
+double median(std::vector<double> values) { return quantile(std::move(values), 0.5); }
 
 Timing time_runs(int warmup, int repeats, const std::function<void()>& run) {
   if (repeats < 1) throw std::invalid_argument("time_runs needs at least one timed repeat");
@@ -28,7 +34,8 @@ Timing time_runs(int warmup, int repeats, const std::function<void()>& run) {
   return t;
 }
 
-double median_speed_ratio(const std::function<void()>& a, const std::function<void()>& b, int pairs) {
+SpeedRatio alternating_speed_ratio(const std::function<void()>& a, const std::function<void()>& b, int pairs) {
+  if (pairs < 1) throw std::invalid_argument("a speed ratio needs at least one pair of runs");
   a();
   b();
   std::vector<double> ratios;
@@ -40,7 +47,11 @@ double median_speed_ratio(const std::function<void()>& a, const std::function<vo
     b();
     ratios.push_back((omp_get_wtime() - t0) / ta);
   }
-  return median(ratios);
+  return {quantile(ratios, 0.5), quantile(ratios, 0.25), quantile(ratios, 0.75), pairs};
+}
+
+double median_speed_ratio(const std::function<void()>& a, const std::function<void()>& b, int pairs) {
+  return alternating_speed_ratio(a, b, pairs).median;
 }
 
 }  // namespace kit

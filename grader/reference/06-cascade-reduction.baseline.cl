@@ -15,25 +15,45 @@ DotCascade(global const float *dA, global const float *dB, local float *scratch,
     uint gid = get_global_id(0);    // this work-item's number in the whole grid: 0 .. G*L-1
     uint L   = get_local_size(0);   // work-items in a work-group (a power of two)
 
-    // Chunk i holds elements 4i .. 4i+3. The body of either loop is only loads and a multiply-add
-    // into a private float4: no branch.
-    // slide: cascade-grid-stride
+    // Chunk i holds elements 4i .. 4i+3. The body of each loop is only loads and multiply-adds
+    // into private sums: no branch.
     float4 acc = (float4)(0.0f);
 #ifdef CONTIGUOUS
+    // slide: cascade-contiguous
     // On a CPU (the host passes -D CONTIGUOUS): each work-item sweeps one contiguous run of
     // chunks, so a core streams through whole cache lines that its prefetcher sees coming.
+    // A work-item is a whole core here, and the core waits on memory, not on arithmetic: what
+    // counts is how many cache lines it has asked for at once. So: 32-byte float8 loads (one AVX
+    // register) into eight independent sums, four 64-byte lines of each array per iteration,
+    // where one float4 sum would ask for 16 bytes and wait on its previous add.
     uint chunks = n / 4, per_item = (chunks + get_global_size(0) - 1) / get_global_size(0);
-    uint begin = min(gid * per_item, chunks), end = min(begin + per_item, chunks);
-    for (uint i = begin; i < end; ++i)
+    uint i = min(gid * per_item, chunks), end = min(i + per_item, chunks);
+    float8 s0 = (float8)(0.0f), s1 = s0, s2 = s0, s3 = s0, s4 = s0, s5 = s0, s6 = s0, s7 = s0;
+    for (; i + 16 <= end; i += 16) {          // 16 chunks = 64 floats of each array
+        global const float *a = dA + 4 * i, *b = dB + 4 * i;
+        s0 += vload8(0, a) * vload8(0, b);
+        s1 += vload8(1, a) * vload8(1, b);
+        s2 += vload8(2, a) * vload8(2, b);
+        s3 += vload8(3, a) * vload8(3, b);
+        s4 += vload8(4, a) * vload8(4, b);
+        s5 += vload8(5, a) * vload8(5, b);
+        s6 += vload8(6, a) * vload8(6, b);
+        s7 += vload8(7, a) * vload8(7, b);
+    }
+    s0 = ((s0 + s1) + (s2 + s3)) + ((s4 + s5) + (s6 + s7));
+    acc = s0.lo + s0.hi;
+    for (; i < end; ++i)                      // the run's last 0 .. 15 chunks
         acc += vload4(i, dA) * vload4(i, dB);
+    // slide-end
 #else
+    // slide: cascade-grid-stride
     // On a GPU: a grid-stride loop. Neighbouring work-items load neighbouring chunks (coalesced),
     // then the whole grid steps on by G*L chunks.
     for (uint i = get_global_id(0); i < n / 4; i += get_global_size(0))
         acc += vload4(i, dA) * vload4(i, dB);
+    // slide-end
 #endif
     float sum = (acc.x + acc.y) + (acc.z + acc.w);
-    // slide-end
 
     // The scalar tail: the last n % 4 elements (0 .. 3 of them), one each for the first
     // work-items. A grid-stride loop too, so a grid of fewer than 3 work-items still gets them all.

@@ -25,7 +25,8 @@ DotCascade(global const float *dA, global const float *dB, local float *scratch,
     //   work-item (chunk i = elements 4i .. 4i+3). Split the n / 4 chunks into
     //   get_global_size(0) runs of equal length (the last may be shorter or empty); work-item gid
     //   sweeps run gid, adding vload4(i, dA) * vload4(i, dB) into acc. A CPU core then streams
-    //   through whole cache lines.
+    //   through whole cache lines. (Once that passes: the README's "More loads in flight" shows
+    //   how wider loads and several sums take this branch past the OpenMP loop.)
 #else
     // TODO 1b (GPUs): the grid-stride loop over float4 chunks.
     //   - start at chunk get_global_id(0), stop before chunk n / 4,

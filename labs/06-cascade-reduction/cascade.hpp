@@ -73,6 +73,8 @@ Expected expected(const Inputs& in);
 // Whole-number data (int, unit) with sum|a_i b_i| below 2^24: exact. Otherwise gamma_D * sum|a_i b_i| with D
 // the most roundings one product meets: its own, ceil(N / 4GL) adds in a float4 lane, 2 to join
 // the lanes, 1 for the tail, log2 L in the tree, and on the device ceil(G / L) + log2 L more.
+// The solution's CPU branch meets fewer: for a run of p = 16q + r chunks (q >= 1), q adds in its
+// float8 sums, 4 to fold them into float4, r in the float4 loop, and q + 4 + r <= p.
 double tolerance(const Case& c, std::size_t groups, const Expected& e);
 std::optional<std::string> difference(const Case& c, const Outputs& out, const Expected& e);
 

@@ -14,12 +14,22 @@ struct Timing {
 // Calls `run` `warmup` times untimed, then `repeats` times timed. `run` must enqueue and wait.
 Timing time_runs(int warmup, int repeats, const std::function<void()>& run);
 
-// Times `a` and `b` alternately, A B A B ..., `pairs` times after one untimed run of each, and
-// returns the median of (seconds of b / seconds of a): above 1, a is the faster. Alternating
-// keeps a machine's drifting speed (other load, clocks, caches) out of the comparison.
-double median_speed_ratio(const std::function<void()>& a, const std::function<void()>& b, int pairs);
+// How much faster `a` is than `b`, pair by pair: the median of (seconds of b / seconds of a) and
+// the quartiles of those ratios (the middle half of the pairs lies between them).
+struct SpeedRatio {
+  double median = 0, lower_quartile = 0, upper_quartile = 0;
+  int pairs = 0;
+};
+
+// Times `a` and `b` alternately, A B A B ..., `pairs` times after one untimed run of each: above 1,
+// a is the faster. Alternating keeps a machine's drifting speed (other load, clocks, caches) out of
+// the comparison; the quartiles say how far one pair can stray from the median.
+SpeedRatio alternating_speed_ratio(const std::function<void()>& a, const std::function<void()>& b, int pairs);
+double median_speed_ratio(const std::function<void()>& a, const std::function<void()>& b, int pairs);  // its median
 
 // Median of a list of seconds (the mean of the middle two for an even count).
 double median(std::vector<double> values);
+// The q-quantile (0 <= q <= 1) by linear interpolation between the sorted values; q = 0.5 is the median.
+double quantile(std::vector<double> values, double q);
 
 }  // namespace kit

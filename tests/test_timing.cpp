@@ -1,0 +1,35 @@
+// kit's timing helpers: quantiles of a list, and the alternating speed ratio's median and quartiles.
+#include <doctest/doctest.h>
+
+#include <chrono>
+#include <stdexcept>
+#include <thread>
+
+#include "kit/timing.hpp"
+
+TEST_CASE("quantiles interpolate between sorted values, and the median is the middle one") {
+  const std::vector<double> v{5, 1, 4, 2, 3};
+  CHECK(kit::quantile(v, 0) == 1);
+  CHECK(kit::quantile(v, 1) == 5);
+  CHECK(kit::quantile(v, 0.25) == 2);
+  CHECK(kit::quantile(v, 0.75) == 4);
+  CHECK(kit::median(v) == 3);
+  CHECK(kit::median({1, 2, 3, 10}) == 2.5);   // an even count: the mean of the middle two
+  CHECK(kit::quantile({1, 2}, 0.25) == 1.25);
+  CHECK_THROWS_AS(kit::quantile({}, 0.5), std::invalid_argument);
+  CHECK_THROWS_AS(kit::quantile(v, 1.5), std::invalid_argument);
+}
+
+TEST_CASE("the alternating speed ratio says which of two runs is faster, with quartiles around the median") {
+  // b sleeps 10 ms, a 1 ms. A sleep never ends early, and on a loaded machine may end late by the
+  // scheduler's wake-up delay (well under a few milliseconds), so the median ratio lies above 2
+  // unless more than half the short sleeps overrun by 4 ms: the order of the runs is what is tested.
+  const auto sleep = [](int ms) { return [ms] { std::this_thread::sleep_for(std::chrono::milliseconds(ms)); }; };
+  const kit::SpeedRatio r = kit::alternating_speed_ratio(sleep(1), sleep(10), 5);
+  CHECK(r.pairs == 5);
+  CHECK(r.median > 2);
+  CHECK(r.lower_quartile <= r.median);
+  CHECK(r.median <= r.upper_quartile);
+  CHECK(kit::median_speed_ratio(sleep(10), sleep(1), 3) < 0.5);  // the other way round
+  CHECK_THROWS_AS(kit::alternating_speed_ratio(sleep(1), sleep(1), 0), std::invalid_argument);
+}
