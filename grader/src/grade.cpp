@@ -280,7 +280,7 @@ LabResult grade_lab(const LabSpec& spec, const LabReference& reference, const st
         cr.points = std::round(sp.points * fraction * 100) / 100;
         cr.status = fraction >= 1 ? "passed" : "slow";
         cr.message = text;
-        if (fraction < 1) cr.hint = "more elements per work-item, float4 loads, and a fixed number of work-groups";
+        if (fraction < 1) cr.hint = sp.slow_hint;
       }
     } else if (got.value("status", "") == "sandbox") {
       cr.status = got.value("end", "crashed");

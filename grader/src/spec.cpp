@@ -153,6 +153,7 @@ LabSpec load_spec(const std::filesystem::path& file) {
     const std::string visibility = r.text("visibility");
     if (visibility != "visible" && visibility != "hidden") r.fail("visibility", "must be \"visible\" or \"hidden\"");
     s.visible = visibility == "visible";
+    s.slow_hint = r.text("slow_hint");
     spec.speed = s;
   }
   return spec;

@@ -22,11 +22,15 @@ DotCascade(global const float *dA, global const float *dB, local float *scratch,
 
 #ifdef CONTIGUOUS
     // TODO 1a (CPU devices: the host passes -D CONTIGUOUS): one contiguous run of chunks per
-    //   work-item (chunk i = elements 4i .. 4i+3). Split the n / 4 chunks into
-    //   get_global_size(0) runs of equal length (the last may be shorter or empty); work-item gid
-    //   sweeps run gid, adding vload4(i, dA) * vload4(i, dB) into acc. A CPU core then streams
-    //   through whole cache lines. (Once that passes: the README's "More loads in flight" shows
-    //   how wider loads and several sums take this branch past the OpenMP loop.)
+    //   work-item (chunk i = elements 4i .. 4i+3), with several loads in flight.
+    //   - split the n / 4 chunks into get_global_size(0) runs of equal length (the last may be
+    //     shorter or empty); work-item gid sweeps run gid, so a CPU core streams through whole
+    //     cache lines
+    //   - keep at least four independent sums: e.g. four float4 sums, each step adding the
+    //     products of chunks i, i+1, i+2 and i+3 (vload4(i, dA) * vload4(i, dB), ...) into one
+    //     each; then the run's last 0 .. 3 chunks one by one, and all the sums into acc. With a
+    //     single sum every add waits for the one before, and the core asks for too few cache
+    //     lines at a time (README: "More loads in flight"; the speed grade measures this).
 #else
     // TODO 1b (GPUs): the grid-stride loop over float4 chunks.
     //   - start at chunk get_global_id(0), stop before chunk n / 4,

@@ -22,6 +22,12 @@ std::string error_of(const std::string& text) {
   return "";
 }
 
+std::string with_field_removed(std::string text, const std::string& field) {
+  const auto at = text.find(field);
+  REQUIRE(at != std::string::npos);
+  return text.erase(at, field.size());
+}
+
 std::string with(const std::string& from, const std::string& to) {
   std::string s = kGood;
   const auto at = s.find(from);
@@ -72,6 +78,12 @@ TEST_CASE("a spec's mistakes are named by file and field") {
   const std::string duplicate = with(R"(, "visibility": "visible"}])",
                                      R"(, "visibility": "visible"}, {"name": "a", "elements": 8, "local": 8, "data": "int", "seed": 1, "points": 1, "visibility": "hidden"}])");
   CHECK(error_of(duplicate).find("cases[1].name: 'a' is used by an earlier case") != std::string::npos);
+  // A speed block must say what to do when the kernel is slow.
+  const std::string speed = R"(, "speed": {"case": {"elements": 64, "local": 8, "data": "int", "seed": 2}, "points": 1,
+    "visibility": "visible", "slow_hint": "fewer barriers"}})";
+  CHECK(error_of(with("}]}", "}]" + speed)).empty());
+  const std::string no_hint = with("}]}", "}]" + with_field_removed(speed, R"(, "slow_hint": "fewer barriers")"));
+  CHECK(error_of(no_hint).find("speed.slow_hint: missing") != std::string::npos);
   CHECK(error_of(kGood).empty());
 }
 
