@@ -61,7 +61,7 @@ int main(int argc, char** argv) {
     app.add_option("--locals", locals, "Work-group sizes for lab 03 (clamped to the device)")->delimiter(',')->capture_default_str();
     app.add_option("-k,--kernel", kernel_path, "Lab 03 kernel to sweep (default: the solution)");
     app.add_option("--cascade-local", cascade_local, "Work-group size of the cascade kernel (default: lab 06's)");
-    app.add_option("--cascade-groups", cascade_groups, "Work-groups of the cascade kernel (default: 8 x compute units)");
+    app.add_option("--cascade-groups", cascade_groups, "Work-groups of the cascade kernel (default: lab 06's)");
     app.add_option("--warmup", warmup, "Untimed runs per measurement")->capture_default_str();
     app.add_option("--repeats", repeats, "Timed runs per measurement (best and median)")->capture_default_str();
     app.add_flag("--quick", quick, "A first look in under a minute: 1Mi, 4Mi, 16Mi; L = 32, 128; 2 repeats");

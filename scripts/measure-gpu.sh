@@ -19,13 +19,13 @@ log=$out/log.txt
 sizes=""; for s in 1 2 4 8 16 32 64 128 256; do sizes="$sizes $((s << 20))"; done
 /tmp/thrust_dot $sizes > "$out/thrust.csv" 2>> "$log"
 {
-  for l in 128 256; do for g in 1056 2112 4224 8448; do
+  for l in 128 256; do for g in 1056 2112 4224 8448 16896; do
     echo "== lab 06, N = 256Mi, L = $l, G = $g"
     "$bin/06-cascade-reduction" -p nvidia --solution --check --elements 256Mi --local $l --groups $g --repeats 20
   done; done
   echo "== lab 06 default shape, against thrust's figure above and the host's OpenMP"
   "$bin/06-cascade-reduction" -p nvidia --solution --check --elements 256Mi --repeats 20 --vs-openmp
 } > "$out/cascade.txt" 2>&1
-"$bin/04-tree-reductions" -p nvidia --solution --check --elements 64Mi --local 256 > "$out/ladder.txt" 2>&1
+for n in 64Mi 256Mi; do "$bin/04-tree-reductions" -p nvidia --solution --check --elements $n --local 256 --repeats 100; done > "$out/ladder.txt" 2>&1
 for l in 32 128; do "$bin/03-array-mult-reduce" -p nvidia --solution --check --elements 256Mi --local $l; done > "$out/lab03.txt" 2>&1
 echo done >> "$log"

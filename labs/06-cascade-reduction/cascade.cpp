@@ -48,7 +48,8 @@ Runner::Runner(const kit::Runtime& rt, const std::filesystem::path& kernel_file,
   }
   kit::check_local_size(rt.device, dot_, c.local, c.local * sizeof(float));
   kit::check_local_size(rt.device, sum_, c.local, c.local * sizeof(float));
-  groups_ = c.groups ? c.groups : kGroupsPerComputeUnit * rt.device.getInfo<CL_DEVICE_MAX_COMPUTE_UNITS>();
+  groups_ = c.groups ? c.groups
+                    : (cpu ? kGroupsPerComputeUnitCpu : kGroupsPerComputeUnitGpu) * rt.device.getInfo<CL_DEVICE_MAX_COMPUTE_UNITS>();
   const std::size_t bytes = c.elements * sizeof(float);
   kit::check_float_array(rt.device, c.elements);
   a_ = cl::Buffer(rt.context, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, bytes, const_cast<float*>(in.a.data()));
