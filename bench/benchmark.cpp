@@ -141,7 +141,9 @@ int main(int argc, char** argv) {
       }
       progress("StreamRead roof N = " + kit::format_count(n));
       {
-        const std::size_t groups = 8 * rt.device.getInfo<CL_DEVICE_MAX_COMPUTE_UNITS>(),
+        // The cascade's default shape, so that the roof differs from it only in the arithmetic.
+        const std::size_t groups = (cpu_device ? lab06::kGroupsPerComputeUnitCpu : lab06::kGroupsPerComputeUnitGpu) *
+                                   rt.device.getInfo<CL_DEVICE_MAX_COMPUTE_UNITS>(),
                           l = cpu_device ? 1 : std::min<std::size_t>(256, stream.getWorkGroupInfo<CL_KERNEL_WORK_GROUP_SIZE>(rt.device));
         cl::Buffer a(rt.context, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, n * 4, const_cast<float*>(in.a.data()));
         cl::Buffer b(rt.context, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, n * 4, const_cast<float*>(in.b.data()));

@@ -26,6 +26,9 @@ sizes=""; for s in 1 2 4 8 16 32 64 128 256; do sizes="$sizes $((s << 20))"; don
   echo "== lab 06 default shape, against thrust's figure above and the host's OpenMP"
   "$bin/06-cascade-reduction" -p nvidia --solution --check --elements 256Mi --repeats 20 --vs-openmp
 } > "$out/cascade.txt" 2>&1
-for n in 64Mi 256Mi; do "$bin/04-tree-reductions" -p nvidia --solution --check --elements $n --local 256 --repeats 100; done > "$out/ladder.txt" 2>&1
+for n in 64Mi 256Mi; do
+  echo "== lab 04 ladder, N = $n, L = 256, best of 100 runs"
+  "$bin/04-tree-reductions" -p nvidia --solution --check --elements $n --local 256 --repeats 100
+done > "$out/ladder.txt" 2>&1
 for l in 32 128; do "$bin/03-array-mult-reduce" -p nvidia --solution --check --elements 256Mi --local $l; done > "$out/lab03.txt" 2>&1
 echo done >> "$log"

@@ -1,10 +1,11 @@
 // Lab 06 CascadeDot: the dot product of dA and dB (n floats each) as a cascade. A fixed number of
 // work-groups G (a multiple of the compute units; G*L is usually far below n) sweeps the arrays,
 // in a grid-stride loop on a GPU or in one contiguous run per work-item on a CPU (-D CONTIGUOUS,
-// chosen by the host from the device type): each work-item keeps a running sum in registers, and only at the end does
-// each work-group run one local tree and store one partial sum. The G partials are then added on
-// the host, or on the device by SumPartials. The local size L is a power of two (1 .. 1024);
-// scratch holds L floats. Correct for any n >= 1.
+// chosen by the host from the device type): each work-item keeps running sums in registers (one
+// float4 on a GPU, eight float8 on a CPU), and only at the end does each work-group run one local
+// tree and store one partial sum. The G partials are then added on the host, or on the device by
+// SumPartials. The local size L is a power of two (1 .. 1024); scratch holds L floats. Correct for
+// any n >= 1.
 
 // Over lab 03: many float4 products per work-item, so the tree and a partial cost once per G*L*k elements, not per L.
 kernel void
@@ -20,12 +21,10 @@ DotCascade(global const float *dA, global const float *dB, local float *scratch,
     float4 acc = (float4)(0.0f);
 #ifdef CONTIGUOUS
     // slide: cascade-contiguous
-    // On a CPU (the host passes -D CONTIGUOUS): each work-item sweeps one contiguous run of
-    // chunks, so a core streams through whole cache lines that its prefetcher sees coming.
-    // A work-item is a whole core here, and the core waits on memory, not on arithmetic: what
-    // counts is how many cache lines it has asked for at once. So: 32-byte float8 loads (one AVX
-    // register) into eight independent sums, four 64-byte lines of each array per iteration,
-    // where one float4 sum would ask for 16 bytes and wait on its previous add.
+    // On a CPU (the host passes -D CONTIGUOUS) a work-item is a whole core: it sweeps one
+    // contiguous run of chunks, whole cache lines that its prefetcher sees coming. The core waits
+    // on memory, not on arithmetic, so what counts is how many lines it has asked for at once:
+    // float8 loads into eight independent sums, four 64-byte lines of each array per step.
     uint chunks = n / 4, per_item = (chunks + get_global_size(0) - 1) / get_global_size(0);
     uint i = min(gid * per_item, chunks), end = min(i + per_item, chunks);
     float8 s0 = (float8)(0.0f), s1 = s0, s2 = s0, s3 = s0, s4 = s0, s5 = s0, s6 = s0, s7 = s0;
@@ -56,9 +55,10 @@ DotCascade(global const float *dA, global const float *dB, local float *scratch,
     float sum = (acc.x + acc.y) + (acc.z + acc.w);
 
     // The scalar tail: the last n % 4 elements (0 .. 3 of them), one each for the first
-    // work-items. A grid-stride loop too, so a grid of fewer than 3 work-items still gets them all.
-    for (uint t = 4 * (n / 4) + gid; t < n; t += get_global_size(0))
-        sum += dA[t] * dB[t];
+    // work-items. A grid-stride loop too, so a grid of fewer than 3 work-items still gets them all;
+    // it counts k = 0 .. n % 4 - 1, so nothing can wrap past 2^32 when n is close to it.
+    for (uint k = gid; k < n % 4; k += get_global_size(0))
+        sum += dA[4 * (n / 4) + k] * dB[4 * (n / 4) + k];
 
     scratch[tid] = sum;
     barrier(CLK_LOCAL_MEM_FENCE);               // every work-item's sum is in scratch

@@ -29,9 +29,10 @@ struct Case {
   bool device_combine = false;  // SumPartials on the device instead of adding partials on the host
 };
 // A CPU core runs its work-groups one after another: a few per core balance the load. A GPU wants
-// enough groups in flight to hide memory latency: on the H200, 64 per compute unit gave DotCascade
-// 576-578 GNum/s of its own time against 561-563 for 8 (256Mi, L = 256), and the best host-timed
-// figure too (more groups make the partials' read-back and host add cost more than they save).
+// enough groups in flight to hide memory latency: on the H200 (256Mi, L = 256), 64 per compute unit
+// gave DotCascade 576-579 GNum/s of its own time against 561-569 for 8, and the best host-timed
+// figure too; 128 per compute unit gave 581-582 alone but less host-timed, the partials' read-back
+// and host add costing more than they save (slides/data/logs/NVIDIA-H200-2026-11-21-lab06-*.txt).
 inline constexpr std::size_t kGroupsPerComputeUnitCpu = 8, kGroupsPerComputeUnitGpu = 64;
 void validate(const Case& c);  // L a power of two (or 0 for the default), N >= 1
 

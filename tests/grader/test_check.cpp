@@ -51,3 +51,16 @@ TEST_CASE("check names a wrong signature and a missing file") {
   CHECK(missing.exit_code == 1);
   CHECK(missing.output.find("no file named ArrayMultReduce.cl") != std::string::npos);
 }
+
+TEST_CASE("a right but slow cascade loses speed points and is shown the spec's hint") {
+  // A grid-stride loop on the CPU runs at about 0.06 of the solution on one PoCL thread: far below
+  // the 0.8 at which full speed points start, whatever else the machine is doing.
+  test::TempDir labs;
+  test::write(labs / "06-cascade-reduction" / "CascadeDot.cl", test::read(test::data("cascade_grid_stride_on_cpu.cl")));
+  const auto run = test::run_program("grader", "check 06 --dir " + labs.path.string());
+  CHECK(run.exit_code == 1);
+  CHECK(run.output.find("PASS N = 1003, L = 16, G = 4, real") != std::string::npos);  // right ...
+  CHECK(run.output.find("FAIL speed against the solution") != std::string::npos);   // ... but slow
+  CHECK(run.output.find("of the solution's speed (median of 21 alternating runs; full points from 0.80)") != std::string::npos);
+  CHECK(run.output.find("hint: the grader runs PoCL on one CPU core, so the CONTIGUOUS branch counts") != std::string::npos);
+}
