@@ -73,4 +73,20 @@ void write(const std::filesystem::path& file, const std::string& content) {
   std::ofstream(file, std::ios::binary) << content;
 }
 
+std::string replace_once(std::string text, const std::string& from, const std::string& to) {
+  const auto at = text.find(from);
+  if (at == std::string::npos || text.find(from, at + 1) != std::string::npos)
+    throw std::logic_error("'" + from + "' must occur exactly once in the text to change");
+  return text.replace(at, from.size(), to);
+}
+
+std::string replace_slide_region(const std::string& text, const std::string& name, const std::string& body) {
+  const std::string start = "// slide: " + name + "\n", end = "// slide-end\n";
+  const auto open = text.find(start);
+  const auto close = open == std::string::npos ? open : text.find(end, open);
+  if (close == std::string::npos) throw std::logic_error("no region '" + name + "' to replace");
+  const auto line_start = text.rfind('\n', open) + 1, after = close + end.size();
+  return text.substr(0, line_start) + body + text.substr(after);
+}
+
 }  // namespace test

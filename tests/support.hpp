@@ -45,4 +45,11 @@ std::map<std::string, std::string> snapshot(const std::filesystem::path& dir);
 std::string read(const std::filesystem::path& file);
 void write(const std::filesystem::path& file, const std::string& content);
 
+// `text` with its one occurrence of `from` replaced by `to`; throws std::logic_error when `from`
+// occurs never or twice, so that a kernel variant made from a solution cannot silently drift.
+std::string replace_once(std::string text, const std::string& from, const std::string& to);
+// `text` with the lines between "// slide: NAME" and the next "// slide-end" (both dropped)
+// replaced by `body`; throws std::logic_error when the region is missing.
+std::string replace_slide_region(const std::string& text, const std::string& name, const std::string& body);
+
 }  // namespace test
