@@ -120,7 +120,7 @@ double tolerance(const Case& c, std::size_t groups, const Expected& e) {
   const std::size_t per_lane = (c.elements + 4 * groups * L - 1) / (4 * groups * L);
   std::size_t depth = 1 + per_lane + 2 + 1 + kit::tree_depth(L);
   if (c.device_combine) depth += (groups + L - 1) / L + kit::tree_depth(L);
-  if (double(depth) * 0x1p-24 >= 0.5)  // gamma_D would pass 1: no bound, so nothing to check against
+  if (double(depth) * kit::kFloatUnitRoundoff >= 0.5)  // gamma_D would pass 1: no bound to check against
     throw kit::Error("no rounding bound to check against: " + std::to_string(c.elements) + " elements over " +
                      std::to_string(groups * L) + " work-items is " + std::to_string(per_lane) +
                      " float adds in one lane, too many for float; use more work-groups (--groups) or fewer elements");

@@ -30,8 +30,7 @@ constexpr double kU = kit::kFloatUnitRoundoff;
 // Buffers are set from host memory, never with clEnqueueFillBuffer: Oclgrind 21.10's
 // uninitialized-value check then counts the filled buffer's elements after the first as never
 // written, even after a kernel has written them, and reports the scan (measured on this lab).
-const cl_int kZeroInt = 0, kNeverWritten = -1;  // kNeverWritten: a count the kernel did not write
-const cl_float kZeroFloat = 0.0f;
+const cl_int kNeverWritten = -1;  // a count the kernel did not write
 
 template <typename T>
 void check_input(const Case& c, const std::vector<T>& in) {
@@ -542,21 +541,25 @@ cl::Kernel Runner::kernel(const std::string& name, std::size_t local, std::size_
   return k;
 }
 
-Sum Runner::atomic_int(const Case& c, const std::vector<std::int32_t>& in, int warmup, int repeats) {
+// One launch of a one-total kernel (`name`: sum_int_atomic or sum_float_atomic) over `in`, the
+// total zeroed before each run and read back after it; T is cl_int or cl_float.
+template <typename T>
+Sum Runner::atomic_total(const char* name, const Case& c, const std::vector<T>& in, int warmup, int repeats) {
   check_input(c, in);
   const std::size_t L = c.local, groups = ceil_div(c.elements, L);
-  cl::Kernel k = kernel("sum_int_atomic", L, L * sizeof(std::int32_t));
-  cl::Buffer input = buffer(CL_MEM_READ_ONLY, in.size() * sizeof(std::int32_t), in.data());
-  cl::Buffer total = buffer(CL_MEM_READ_WRITE, sizeof(cl_int));
+  cl::Kernel k = kernel(name, L, L * sizeof(T));
+  cl::Buffer input = buffer(CL_MEM_READ_ONLY, in.size() * sizeof(T), in.data());
+  cl::Buffer total = buffer(CL_MEM_READ_WRITE, sizeof(T));
   k.setArg(0, input);
   k.setArg(1, total);
-  k.setArg(2, cl::Local(L * sizeof(cl_int)));
+  k.setArg(2, cl::Local(L * sizeof(T)));
   k.setArg(3, cl_uint(c.elements));
-  cl_int result = 0;
+  const T zero = 0;
+  T result = 0;
   Sum out;
   out.groups = groups;
   out.timing = kit::time_runs(warmup, repeats, [&] {
-    rt_.queue.enqueueWriteBuffer(total, CL_FALSE, 0, sizeof(cl_int), &kZeroInt);
+    rt_.queue.enqueueWriteBuffer(total, CL_FALSE, 0, sizeof(T), &zero);
     rt_.queue.enqueueNDRangeKernel(k, cl::NullRange, cl::NDRange(groups * L), cl::NDRange(L));
     rt_.queue.enqueueReadBuffer(total, CL_TRUE, 0, sizeof result, &result);
   });
@@ -564,26 +567,12 @@ Sum Runner::atomic_int(const Case& c, const std::vector<std::int32_t>& in, int w
   return out;
 }
 
+Sum Runner::atomic_int(const Case& c, const std::vector<std::int32_t>& in, int warmup, int repeats) {
+  return atomic_total<cl_int>("sum_int_atomic", c, in, warmup, repeats);
+}
+
 Sum Runner::atomic_float(const Case& c, const std::vector<float>& in, int warmup, int repeats) {
-  check_input(c, in);
-  const std::size_t L = c.local, groups = ceil_div(c.elements, L);
-  cl::Kernel k = kernel("sum_float_atomic", L, L * sizeof(float));
-  cl::Buffer input = buffer(CL_MEM_READ_ONLY, in.size() * sizeof(float), in.data());
-  cl::Buffer total = buffer(CL_MEM_READ_WRITE, sizeof(cl_float));
-  k.setArg(0, input);
-  k.setArg(1, total);
-  k.setArg(2, cl::Local(L * sizeof(cl_float)));
-  k.setArg(3, cl_uint(c.elements));
-  cl_float result = 0;
-  Sum out;
-  out.groups = groups;
-  out.timing = kit::time_runs(warmup, repeats, [&] {
-    rt_.queue.enqueueWriteBuffer(total, CL_FALSE, 0, sizeof(cl_float), &kZeroFloat);
-    rt_.queue.enqueueNDRangeKernel(k, cl::NullRange, cl::NDRange(groups * L), cl::NDRange(L));
-    rt_.queue.enqueueReadBuffer(total, CL_TRUE, 0, sizeof result, &result);
-  });
-  out.total = result;
-  return out;
+  return atomic_total<cl_float>("sum_float_atomic", c, in, warmup, repeats);
 }
 
 Sum Runner::read_back(const Case& c, const std::vector<float>& in, int warmup, int repeats) {
