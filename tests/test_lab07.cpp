@@ -110,6 +110,8 @@ TEST_CASE("lab 07: the host pass takes the max of each block, clamped at odd edg
   // Two 2 x 2 passes make one 4 x 4 pass, odd edges included (the README says so).
   const lab07::Case c2 = make_case(1023, 257, 2), c4 = make_case(1023, 257, 4);
   const auto p2 = lab07::host_pyramid(c2, lab07::make_input(c2)), p4 = lab07::host_pyramid(c4, lab07::make_input(c4));
+  REQUIRE(p2.size() == 11);  // the input and ceil(log2 1023) = 10 levels of 2 x 2
+  REQUIRE(p4.size() == 6);   // the input and ceil(log4 1023) = 5 levels of 4 x 4
   for (std::size_t k = 1; k < p4.size(); ++k) CHECK(lab07::digest(p2[2 * k]) == lab07::digest(p4[k]));
   // The negative data really are all negative, the whole-number data have ties.
   const auto negative = lab07::make_input(make_case(64, 64, 2, lab07::Op::Max, lab07::Data::Negative));

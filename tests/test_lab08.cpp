@@ -7,6 +7,7 @@
 
 #include <cmath>
 #include <cstring>
+#include <numeric>
 
 #include "atomics_scan.hpp"
 #include "kit/errors.hpp"
@@ -121,19 +122,15 @@ TEST_CASE("lab 08: the atomic int total is exact, the compare-and-swap float tot
 TEST_CASE("lab 08: accuracy: each method within its bound, naive bit for bit, Kahan far below naive") {
   const lab08::Case c = make_case(lab08::Part::Accuracy, std::size_t(1) << 20, 256, 83, std::size_t(1) << 16);
   const Accuracy a = accuracy_case(solution(), c);
+  // The grader's comparison: each method within its bound, naive bit for bit against the host's
+  // float loop, Kahan's worst error at most naive's / kKahanGain (the mutants below make it fail).
   CHECK_MESSAGE(!a.diff, a.diff.value_or(""));
   REQUIRE(a.errors.size() == 3);
-  for (const lab08::MethodError& e : a.errors) {
-    CAPTURE(e.method);
-    CHECK(e.worst_of_bound <= 1);
-  }
-  CHECK(std::memcmp(a.out.sums.at("naive").data(), a.naive.data(), a.naive.size() * sizeof(float)) == 0);
   // The data does expose rounding: naive loses over 100 u of sum|x| (it drops the small
   // elements once the running sum passes 2^13), pairwise a few u, Kahan about one.
   CHECK(a.errors[0].worst_relative > 100);
   CHECK(a.errors[1].worst_relative < 16);
   CHECK(a.errors[2].worst_relative < 2);
-  CHECK(a.errors[2].worst_error * lab08::kKahanGain <= a.errors[0].worst_error);
   CHECK(a.out.pairwise_passes == 2);  // 64Ki = 256 * 256
 }
 
@@ -334,8 +331,8 @@ TEST_CASE("lab 08 grading: a wrong scan names its first wrong index, with the ex
   const grader::Comparison cmp = driver.compare(params, {}, reference, bad);
   CHECK_FALSE(cmp.pass);
   const auto in = lab08::make_ints(make_case(lab08::Part::ScanInclusive, 1000, 64, 86));
-  const auto want = lab08::expected_scan(in, true);
+  const long long want64 = std::accumulate(in.begin(), in.begin() + 65, 0LL);  // the inclusive scan at 64, by hand
   CHECK(cmp.message.find("element 64 of 1000") != std::string::npos);
-  CHECK(cmp.message.find("expected " + std::to_string(want[64]) + ", got " + std::to_string(in[64])) != std::string::npos);
+  CHECK(cmp.message.find("expected " + std::to_string(want64) + ", got " + std::to_string(in[64])) != std::string::npos);
   CHECK(cmp.hint.find("add_block_offsets") != std::string::npos);
 }

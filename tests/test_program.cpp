@@ -22,7 +22,7 @@ TEST_CASE("a build failure names the student's file, line and column") {
     FAIL("the broken kernel compiled");
   } catch (const kit::BuildError& e) {
     CHECK(e.file == file);
-    CHECK(std::string(e.what()).find(file + ":5:") != std::string::npos);
+    CHECK(std::string(e.what()).find(file + ":5:38:") != std::string::npos);
     CHECK(e.log.find(": error: expected ';'") != std::string::npos);
   }
 }

@@ -39,7 +39,8 @@ float tree_dot(const float* a, const float* b, std::size_t n) {
 
 TEST_CASE("float tree dot products stay inside tree_dot_bound, and the bound is not loose") {
   // 2000 groups of 256 real values: every error within the bound; the largest error uses a
-  // visible fraction of it (a bound 1000x too wide would let dropped elements through).
+  // visible fraction of it. Data and tree order are fixed, so the ratio is the same on every run
+  // (0.065); a bound more than 3x wider than this one would fall below 0.02 and fail.
   const std::size_t L = 256, groups = 2000;
   const auto a = kit::make_data(kit::DataKind::Reals, 11, 1, L * groups);
   const auto b = kit::make_data(kit::DataKind::Reals, 11, 2, L * groups);
@@ -52,5 +53,5 @@ TEST_CASE("float tree dot products stay inside tree_dot_bound, and the bound is 
     worst_ratio = std::max(worst_ratio, err / bound);
   }
   MESSAGE("largest error / bound = " << worst_ratio);
-  CHECK(worst_ratio > 1e-3);
+  CHECK(worst_ratio > 0.02);
 }

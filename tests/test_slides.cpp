@@ -1,8 +1,9 @@
 // The lecture deck (slides/lecture.tex) builds cleanly: scripts/build-slides.sh into a temp folder,
 // at least 20 pages, every listing and graph the .tex sources name exists, and the LaTeX log has no
-// undefined reference and no overfull line. Skipped with a message where latexmk is not installed.
+// undefined reference and no overfull line. Fails where latexmk is missing, unless KIT_SKIP_SLIDES=1.
 #include <doctest/doctest.h>
 
+#include <cstdlib>
 #include <regex>
 #include <set>
 #include <sstream>
@@ -61,8 +62,14 @@ int page_count(const std::filesystem::path& pdf) {
 
 TEST_CASE("the lecture deck builds with at least 20 pages, every listing and graph present, no overfull line") {
   if (!on_path("latexmk") || !on_path("pdflatex")) {
-    MESSAGE("latexmk or pdflatex is not installed: the slides test is skipped (scripts/setup.sh slides installs them)");
-    return;
+    // `make test` installs TeX Live first, so a missing latexmk is a set-up fault unless the caller
+    // said, with KIT_SKIP_SLIDES=1, that this machine is not meant to build the deck.
+    const char* skip = std::getenv("KIT_SKIP_SLIDES");
+    if (skip && std::string(skip) == "1") {
+      MESSAGE("latexmk or pdflatex is not installed and KIT_SKIP_SLIDES=1: the deck is not built");
+      return;
+    }
+    FAIL("latexmk or pdflatex is not installed: run scripts/setup.sh slides (as root), or set KIT_SKIP_SLIDES=1");
   }
   test::TempDir out;
   const auto build = test::run_command(test::kit_path("scripts/build-slides.sh") + " '" + out.path.string() + "'");

@@ -50,7 +50,9 @@ TEST_CASE("a batch killed part-way resumes from its journal and redoes nothing")
     _exit(127);
   }
   std::size_t damaged = 0;
-  for (int i = 0; i < 600 && journal_records(out / "journal.jsonl", &damaged).empty(); ++i)
+  // Up to 300 s for the first finished student (about 5 s on an idle machine): a loaded machine
+  // only makes the kill land later, and the check below needs it before the last of four.
+  for (int i = 0; i < 6000 && journal_records(out / "journal.jsonl", &damaged).empty(); ++i)
     std::this_thread::sleep_for(std::chrono::milliseconds(50));
   kill(pid, SIGKILL);
   waitpid(pid, nullptr, 0);
@@ -98,7 +100,8 @@ TEST_CASE("archives are graded like folders, a hostile one is refused without ha
   const json eve = json::parse(test::read(out / "eve" / "report.json"));
   CHECK(eve["labs"][0]["status"] == "rejected");
   CHECK(eve["labs"][0]["message"].get<std::string>().find("'../escape.cl' leaves the extraction folder") != std::string::npos);
-  CHECK_FALSE(std::filesystem::exists(out / ".work"));  // nothing of the refused archive was left (tests/grader/test_archive.cpp shows nothing was written)
+  // That nothing of the refused archive is written anywhere is tested on the archive reader itself
+  // (tests/grader/test_archive.cpp): here the grader's work folder is removed at the end anyway.
 }
 
 TEST_CASE("two submissions for one student are an error naming both") {

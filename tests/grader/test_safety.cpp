@@ -120,6 +120,7 @@ TEST_CASE("Oclgrind crashing after the run is its own fault, crashing before it 
   }
   // Aborts before running anything: no finding against the kernel, and no points either.
   const json before = grade_with("kill -ABRT $$", "abort-before");
+  REQUIRE(before.size() == 4);
   for (const auto& [name, c] : before.items()) {
     CAPTURE(name);
     CHECK(c["status"] == "error");
