@@ -5,6 +5,7 @@
 #include "cascade.hpp"
 #include "kit/errors.hpp"
 #include "kit/paths.hpp"
+#include "kit/reference.hpp"
 #include "support.hpp"
 
 namespace {
@@ -34,6 +35,17 @@ TEST_CASE("small whole-number dot products are compared exactly") {
   CHECK(lab06::tolerance(c, 4, lab06::expected(lab06::make_inputs(c))) == 0);
   const lab06::Case big{4194307, 256, 16, kit::DataKind::Reals, 1, true};
   CHECK(lab06::tolerance(big, 16, {0, 1e6}) > 0);
+  // 64Mi elements of -1, 0, 1 over 16 groups of 1 (the CPU default): each group sums 4Mi < 2^24
+  // products exactly, so the host combine is exact and SumPartials' 16 adds are all that round.
+  const lab06::Case units{std::size_t(64) << 20, 1, 16, kit::DataKind::Units, 1, false};
+  CHECK(lab06::tolerance(units, 16, {0, 4e7}) == 0);
+  lab06::Case units_device = units;
+  units_device.device_combine = true;
+  CHECK(lab06::tolerance(units_device, 16, {0, 4e7}) == doctest::Approx(kit::gamma_float(16) * 4e7));
+  // The same with products up to 64 (int): a group's share can pass 2^24, so the float bound applies.
+  lab06::Case ints = units;
+  ints.kind = kit::DataKind::Integers;
+  CHECK(lab06::tolerance(ints, 16, {0, 4e7}) > 1);
   // 64Mi real elements on one work-item: 16Mi adds in one float4 lane, no bound below the sum itself.
   const lab06::Case one_lane{std::size_t(64) << 20, 1, 1, kit::DataKind::Reals, 1, false};
   CHECK_THROWS_WITH_AS(lab06::tolerance(one_lane, 1, {0, 1e6}), doctest::Contains("use more work-groups (--groups)"), kit::Error);

@@ -75,7 +75,9 @@ struct Expected {
 };
 Expected expected(const Inputs& in);
 
-// Whole-number data (int, unit) with sum|a_i b_i| below 2^24: exact. Otherwise gamma_D * sum|a_i b_i| with D
+// Whole-number data (int, unit) with sum|a_i b_i| below 2^24: exact; larger, but with every
+// work-group's share below 2^24: exact with the host combine, SumPartials' own rounding with the
+// device combine. Otherwise gamma_D * sum|a_i b_i| with D
 // the most roundings one product meets: its own, ceil(N / 4GL) adds in a float4 lane, 2 to join
 // the lanes, 1 for the tail, log2 L in the tree, and on the device ceil(G / L) + log2 L more.
 // The solution's CPU branch meets fewer: for a run of p = 16q + r chunks (q >= 1), q adds in its
