@@ -5,6 +5,7 @@
 #include <cstdlib>
 #include <iostream>
 #include <sstream>
+#include <thread>
 
 #include "batch.hpp"
 #include "files.hpp"
@@ -12,6 +13,7 @@
 #include "kit/cli.hpp"
 #include "kit/errors.hpp"
 #include "kit/paths.hpp"
+#include "mutants.hpp"
 #include "references.hpp"
 #include "reports.hpp"
 
@@ -85,6 +87,18 @@ int main(int argc, char** argv) {
     std::vector<std::string> ref_labs;
     reference->add_option("--labs", ref_labs, "Labs to regenerate (default: all)");
 
+    auto* mutants = app.add_subcommand("mutants", "Measure the grader: grade mutants of each lab's solution kernel");
+    std::vector<std::string> mutant_labs;
+    std::filesystem::path mutants_out = kit::root() / "build" / "mutants";
+    int mutant_jobs = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+    std::size_t max_per_lab = 0;
+    bool mutants_no_races = false;
+    mutants->add_option("labs", mutant_labs, "Labs, by number or name (default: all)");
+    mutants->add_option("--out", mutants_out, "Output folder: mutants.json and one folder per lab")->capture_default_str();
+    mutants->add_option("--jobs", mutant_jobs, "Mutants graded at once")->capture_default_str()->check(CLI::PositiveNumber);
+    mutants->add_option("--max-per-lab", max_per_lab, "At most this many mutants per lab, evenly spread (default: all)");
+    mutants->add_flag("--no-races", mutants_no_races, "Skip the memory-safety checks under Oclgrind (the algorithm checks still run)");
+
     auto* run_case = app.add_subcommand("run-case", "(internal) one isolated build or case");
     run_case->group("");  // hidden from --help
     std::string rc_lab, rc_shown, rc_case;
@@ -117,6 +131,14 @@ int main(int argc, char** argv) {
                              pocl_threads, !no_races};
       grader::grade_class(o, std::cout);
       std::cout << "\nGradebook (" << (out / "gradebook.csv").string() << "):\n" << grader::read_file(out / "gradebook.csv");
+      return 0;
+    }
+
+    if (*mutants) {
+      grader::MutantsOptions o{mutants_out, reference_dir, kit::root() / "solutions", kit::root() / "grader" / "mutants",
+                               grader::load_specs(specs_dir, split_labs(mutant_labs)), mutant_jobs, pocl_threads,
+                               !mutants_no_races, max_per_lab};
+      grader::run_mutants(o, std::cout);
       return 0;
     }
 

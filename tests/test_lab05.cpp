@@ -14,7 +14,9 @@ std::optional<std::string> check(const std::filesystem::path& file, lab05::Case 
   const auto out = lab05::run(test::runtime(), file, c, in, 0, 1);
   if (passes) *passes = out.passes;
   CHECK(out.passes == lab05::expected_passes(c));
-  return lab05::difference(c, out, lab05::expected(c, in));
+  const kit::Verdict verdict = lab05::check(c, in, out, lab05::expected(c, in));  // as the program and the grader
+  if (verdict.pass) return std::nullopt;
+  return verdict.message;
 }
 }  // namespace
 

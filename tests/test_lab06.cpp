@@ -1,18 +1,22 @@
-// Lab 06 on PoCL: the cascade is right for awkward N, L and G with both final combines, and the
-// speed ratio against the solution measures what it says.
+// Lab 06 on PoCL: the cascade is right for awkward N, L and G with both final combines and either
+// branch, the speed ratio against the solution measures what it says, and the grader builds the
+// GPU branch on PoCL too, so that a mistake in its grid-stride loop costs points.
 #include <doctest/doctest.h>
 
 #include "cascade.hpp"
 #include "kit/errors.hpp"
 #include "kit/paths.hpp"
 #include "kit/reference.hpp"
+#include "labs.hpp"
 #include "support.hpp"
 
 namespace {
 std::optional<std::string> check(const std::filesystem::path& file, const lab06::Case& c) {
   const auto in = lab06::make_inputs(c);
   lab06::Runner runner(test::runtime(), file, c, in);
-  return lab06::difference(c, runner.run(0, 1), lab06::expected(in));
+  const kit::Verdict verdict = lab06::check(c, in, runner.run(0, 1), lab06::expected(in));  // as the program and the grader
+  if (verdict.pass) return std::nullopt;
+  return verdict.message;
 }
 }  // namespace
 
@@ -120,5 +124,87 @@ TEST_CASE("on the large cases' whole-number data, a kernel that skips the scalar
     CHECK(lab06::tolerance(c, 16, lab06::expected(lab06::make_inputs(c))) == 0);
     CHECK(check(dir / "no_tail.cl", c));
     CHECK_FALSE(check(kit::lab_file(lab06::kLab, lab06::kKernelFile, true), c));
+    // The hint is computed: the result lacks exactly the tail's products.
+    const auto in = lab06::make_inputs(c);
+    lab06::Runner runner(test::runtime(), dir / "no_tail.cl", c, in);
+    const kit::Verdict verdict = lab06::check(c, in, runner.run(0, 1), lab06::expected(in));
+    CHECK(verdict.hint.find("the scalar tail (elements 4 * (n / 4) ... n - 1) is not added") != std::string::npos);
+  }
+}
+
+TEST_CASE("lab 06 hints say what the result shows and guess nothing else") {
+  // A result off by an amount that is not the tail's products: the hint says how far off it is,
+  // without naming a cause; a result of 0 is named as such.
+  const lab06::Case c{1003, 16, 4, kit::DataKind::Integers, 5, false, lab06::Branch::Gpu};
+  const auto in = lab06::make_inputs(c);
+  const lab06::Outputs right = lab06::Runner(test::runtime(), kit::lab_file(lab06::kLab, lab06::kKernelFile, true), c, in).run(0, 1);
+  lab06::Outputs wrong = right;
+  wrong.result += 0.5;  // whole-number data: no missing product or tail explains half a unit
+  const kit::Verdict off = lab06::check(c, in, wrong, lab06::expected(in));
+  CHECK_FALSE(off.pass);
+  CHECK(off.hint.find("the result is off by 0.5") == 0);
+  CHECK(off.hint.find("matches none of the mistakes") != std::string::npos);
+  wrong.result = 0;
+  CHECK(lab06::check(c, in, wrong, lab06::expected(in)).hint.find("the result is 0") == 0);
+  CHECK(lab06::check(c, in, right, lab06::expected(in)).pass);
+}
+
+TEST_CASE("a case's branch forces DotCascade's branch on PoCL: the GPU's grid-stride loop is right for awkward sizes") {
+  const auto solution = kit::lab_file(lab06::kLab, lab06::kKernelFile, true);
+  for (const lab06::Branch branch : {lab06::Branch::Cpu, lab06::Branch::Gpu})
+    for (const std::size_t n : {1, 5, 37, 1003, 4102, 65536})
+      for (const auto& [l, g] : std::vector<std::pair<std::size_t, std::size_t>>{{1, 8}, {16, 4}, {32, 32}})
+        for (const bool device : {false, true}) {
+          CAPTURE(lab06::to_string(branch));
+          CAPTURE(n);
+          CAPTURE(l);
+          lab06::Case c{n, l, g, kit::DataKind::Integers, 13, device};
+          c.branch = branch;
+          const auto in = lab06::make_inputs(c);
+          lab06::Runner runner(test::runtime(), solution, c, in);
+          const lab06::Outputs out = runner.run(0, 1);
+          CHECK(out.contiguous == (branch == lab06::Branch::Cpu));
+          const auto diff = lab06::difference(c, out, lab06::expected(in));
+          CHECK_MESSAGE(!diff, diff.value_or(""));
+        }
+  CHECK(lab06::parse_branch("gpu") == lab06::Branch::Gpu);
+  CHECK_THROWS_WITH_AS(lab06::parse_branch("fpga"), doctest::Contains("branch 'fpga' is not one of: device"), kit::Error);
+  const auto& driver = grader::lab_driver(lab06::kLab);
+  CHECK_THROWS_WITH_AS(driver.validate_case(grader::json::parse(
+                           R"({"branch": "fpga", "elements": 10, "local": 4, "groups": 2, "data": "int", "seed": 1, "combine": "host"})")),
+                       doctest::Contains("branch: must be \"device\""), kit::Error);
+  CHECK_THROWS_WITH_AS(driver.validate_case(grader::json::parse(
+                           R"({"branches": "gpu", "elements": 10, "local": 4, "groups": 2, "data": "int", "seed": 1, "combine": "host"})")),
+                       doctest::Contains("branches: not a field of lab 06 cases (elements, local, groups, seed, data, combine, branch (optional))"),
+                       kit::Error);
+}
+
+TEST_CASE("lab 06 grading: an off-by-one in the grid-stride loop's bound fails a GPU-branch case, and Oclgrind sees both branches") {
+  // PoCL is a CPU device, so the host builds -D CONTIGUOUS and the grid-stride loop used to go
+  // ungraded. The spec's "branch": "gpu" cases build it anyway, and the safety case's "both" runs
+  // each branch under Oclgrind. Two off-by-ones made from the solution: one chunk too many (it adds
+  // the tail twice and reads past the end) and one too few; the CPU branch is left right.
+  const std::string solution = test::read(kit::lab_file(lab06::kLab, lab06::kKernelFile, true));
+  const std::string bound = "i < n / 4; i += get_global_size(0)";
+  const std::vector<std::pair<std::string, std::string>> variants = {{"one chunk too many", "i <= n / 4; i += get_global_size(0)"},
+                                                                     {"one chunk too few", "i + 1 < n / 4; i += get_global_size(0)"}};
+  for (const auto& [name, wrong] : variants) {
+    CAPTURE(name);
+    test::TempDir labs;
+    test::write(labs / "06-cascade-reduction" / "CascadeDot.cl", test::replace_once(solution, bound, wrong));
+    const auto run = test::run_program("grader", "check 06 --races --dir " + labs.path.string());
+    CHECK(run.exit_code == 1);
+    CHECK(run.output.find("PASS N = 1003, L = 16, G = 4, real") != std::string::npos);  // the CPU branch is right ...
+    CHECK(run.output.find("PASS speed against the solution") != std::string::npos);
+    CHECK(run.output.find("FAIL GPU branch: N = 1003, L = 16, G = 4 (250 chunks and a tail of 3)") != std::string::npos);  // ... the GPU's not
+    CHECK(run.output.find("the GPU branch (the grid-stride loop), combined on the host): expected") != std::string::npos);
+    if (name == "one chunk too few")  // the hint names the missing float4, computed from the inputs
+      CHECK(run.output.find("hint: the result lacks exactly the products of float4 number 8 (elements 32 ... 35) of 9: "
+                            "in the GPU branch") != std::string::npos);
+    // One chunk too many reads the float4 past n / 4: the tail and one float past the buffer, whose
+    // value is whatever lies there, so its hint ("the tail added twice" when that float is 0) is
+    // not asserted. What is certain is the read past the end, found by Oclgrind in the GPU branch.
+    if (name == "one chunk too many")
+      CHECK(run.output.find("FAIL memory safety: invalid memory accesses (Oclgrind)") != std::string::npos);
   }
 }

@@ -41,8 +41,8 @@ Checked check(const std::filesystem::path& file, const lab07::Case& c) {
   const auto host = lab07::host_pyramid(c, in);
   Checked r{lab07::run(test::runtime(), file, c, in, 0, 1), std::nullopt, ""};
   const lab07::Summary s = lab07::summarize(r.out, host);
-  r.diff = lab07::difference(c, s, lab07::expected(c, host), &host);
-  if (r.diff) r.hint = lab07::diagnose(c, s, &host);
+  const kit::Verdict verdict = lab07::check(c, s, lab07::expected(c, host), &host);  // as the program and the grader
+  if (!verdict.pass) r.diff = verdict.message, r.hint = verdict.hint;
   return r;
 }
 
@@ -161,6 +161,18 @@ TEST_CASE("lab 07: typical mistakes get their hint") {
         CHECK(r.hint.find("reaches past the last column or row of the source level") != std::string::npos);
       }
     }
+  }
+  SUBCASE("a texel never written is named as such, not as an edge problem") {
+    // The 2x2 kernel of the solution skipping its write at output texel (1, 1), inside the level.
+    test::TempDir dir;
+    const std::string write = "    write_imagef(dst, out, (float4)(PICK(PICK(a, b), PICK(c, d)), 0.0f, 0.0f, 1.0f));";
+    test::write(dir / "skip.cl", test::replace_once(test::read(kSolution()), write,
+                                                    "    if (out.x != 1 || out.y != 1)\n" + write));
+    const Checked r = check(dir / "skip.cl", make_case(33, 17, 2));
+    REQUIRE(r.diff);
+    CHECK(r.diff->find("texel (1, 1)") != std::string::npos);
+    CHECK(r.hint.find("they were never written") != std::string::npos);
+    CHECK(r.hint.find("reaches past") == std::string::npos);
   }
   SUBCASE("CLK_ADDRESS_CLAMP lets a 0 in at the input's odd edge") {
     const Checked r = check(test::data("lab07_border_zero.cl"), make_case(7, 5, 2, lab07::Op::Max, lab07::Data::Negative));
@@ -299,14 +311,14 @@ TEST_CASE("lab 07: the grader stores digests, passes the solution and names the 
 TEST_CASE("lab 07: the spec grades both block sizes apart, min through the build option, and both kernels for safety") {
   const grader::LabSpec spec = grader::load_specs(kit::root() / "grader" / "specs", {"07"}).at(0);
   int blocks[5] = {0, 0, 0, 0, 0}, min = 0, visible = 0;
-  bool square_large = false, one_by_one = false, row = false, column = false;
+  bool square_large = false, cut_both_ways = false, row = false, column = false;
   for (const grader::CaseSpec& c : spec.cases) {
     const auto w = c.params.at("width").get<std::size_t>(), h = c.params.at("height").get<std::size_t>();
     ++blocks[c.params.at("block").get<int>()];
     min += c.params.at("op") == "min";
     visible += c.visible;
     square_large |= w == 2048 && h == 2048;
-    one_by_one |= w == 1 && h == 1;
+    cut_both_ways |= w == 3 && h == 3;  // no whole block either way: the edge handling decides
     row |= h == 1 && w > 1;
     column |= w == 1 && h > 1;
     CHECK(c.time_limit_s == 3);
@@ -315,7 +327,7 @@ TEST_CASE("lab 07: the spec grades both block sizes apart, min through the build
   CHECK(blocks[2] > 0);
   CHECK(min > 0);
   CHECK((visible > 0 && visible < int(spec.cases.size())));
-  CHECK((square_large && one_by_one && row && column));
+  CHECK((square_large && cut_both_ways && row && column));
   REQUIRE(spec.safety);
   CHECK(spec.safety->params.at("block") == 0);
   CHECK(spec.safety->time_limit_s == 10);

@@ -5,6 +5,7 @@
 // false alarm (the compare-and-swap add's plain read).
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <numeric>
@@ -251,6 +252,17 @@ TEST_CASE("lab 08: bad cases and options are refused with the reason") {
                        doctest::Contains("run: the accuracy part needs"), kit::Error);
   CHECK_THROWS_WITH_AS(driver.validate_case(grader::json::parse(R"({"part": "sum", "elements": 10, "local": 4, "seed": 1})")),
                        doctest::Contains("part 'sum' is not one of"), kit::Error);
+  // The contention fields: only on the atomic parts, and each with its range.
+  CHECK_THROWS_WITH_AS(driver.validate_case(grader::json::parse(R"({"part": "compact", "elements": 10, "local": 4, "seed": 1, "repeats": 5})")),
+                       doctest::Contains("repeats: only the atomic parts (atomic-int, atomic-float) take it, not part \"compact\""), kit::Error);
+  CHECK_THROWS_WITH_AS(driver.validate_case(grader::json::parse(R"({"part": "atomic-float", "elements": 10, "local": 4, "seed": 1, "data": "real"})")),
+                       doctest::Contains("data: must be \"int\" (whole numbers -8..8) or \"positive-int\" (1..8), not \"real\""), kit::Error);
+  CHECK_THROWS_WITH_AS(driver.validate_case(grader::json::parse(R"({"part": "atomic-int", "elements": 10, "local": 4, "seed": 1, "repeats": 0})")),
+                       doctest::Contains("repeats: must be a whole number from 1 to 10000"), kit::Error);
+  CHECK_THROWS_WITH_AS(driver.validate_case(grader::json::parse(R"({"part": "atomic-int", "elements": 10, "local": 4, "seed": 1, "pocl_threads": 0})")),
+                       doctest::Contains("pocl_threads: must be a whole number from 1 to 256, not 0"), kit::Error);
+  CHECK_NOTHROW(driver.validate_case(grader::json::parse(
+      R"({"part": "atomic-float", "elements": 10, "local": 4, "seed": 1, "data": "positive-int", "repeats": 3, "pocl_threads": 2})")));
 
   const auto bad_local = test::run_program("08-atomics-and-scan", "--local 48");
   CHECK(bad_local.exit_code == 1);
@@ -335,4 +347,79 @@ TEST_CASE("lab 08 grading: a wrong scan names its first wrong index, with the ex
   CHECK(cmp.message.find("element 64 of 1000") != std::string::npos);
   CHECK(cmp.message.find("expected " + std::to_string(want64) + ", got " + std::to_string(in[64])) != std::string::npos);
   CHECK(cmp.hint.find("add_block_offsets") != std::string::npos);
+}
+
+namespace {
+// The solution with its float add's retry loop taken out: one read, one add, one atomic_cmpxchg
+// whose failure is ignored. With one PoCL thread no two work-groups overlap, so it never fails.
+std::string without_retry() {
+  return test::replace_once(test::read(solution()), R"(    do {
+        seen.f = *total;
+        sum.f = seen.f + value;
+    } while (atomic_cmpxchg((volatile global uint *)total, seen.u, sum.u) != seen.u);)",
+                            R"(    seen.f = *total;
+    sum.f = seen.f + value;
+    atomic_cmpxchg((volatile global uint *)total, seen.u, sum.u);)");
+}
+}  // namespace
+
+TEST_CASE("lab 08: positive data makes every partial positive, and whole numbers are compared exactly") {
+  lab08::Case c = make_case(lab08::Part::AtomicFloat, 65536, 8, 87);
+  c.positive = true;
+  const auto ints = lab08::make_ints(c);
+  CHECK(*std::min_element(ints.begin(), ints.end()) == 1);
+  CHECK(*std::max_element(ints.begin(), ints.end()) == 8);
+  const lab08::FloatExpected e = lab08::expected_float_sum(c, lab08::make_whole_floats(c));
+  CHECK(e.whole);
+  CHECK(lab08::atomic_float_bound(c, e) == 0);  // any lost partial (at least 1) shows
+  const auto diff = lab08::atomic_float_difference(c, e.exact - 1, e);
+  REQUIRE(diff);
+  CHECK(diff->find("(exact: whole numbers below 2^24 add exactly in float, in any order)") != std::string::npos);
+  CHECK_FALSE(lab08::expected_float_sum(c, lab08::make_reals(c)).whole);
+  c.part = lab08::Part::ScanInclusive;
+  CHECK_THROWS_WITH_AS(lab08::validate(c), doctest::Contains("positive data: only the atomic parts"), kit::Error);
+}
+
+TEST_CASE("lab 08 grading: a compare-and-swap float add without its retry loop fails the contention cases") {
+  // The contention cases launch the atomic sum 200 times on 2 PoCL threads, each pinned to its own
+  // core, over positive whole numbers: a lost update makes that launch's total smaller, exactly.
+  // The solution passes them (test above: check 08 --races); here the variant fails the visible
+  // one and nothing else.
+  test::TempDir labs;
+  test::write(labs / "08-atomics-and-scan" / "AtomicsScan.cl", without_retry());
+  const auto run = test::run_program("grader", "check 08 --dir " + labs.path.string());
+  CHECK(run.exit_code == 1);
+  CHECK(run.output.find("FAIL atomic float sum under contention: 200 launches of N = 65536 positive, L = 8, 2 PoCL threads") !=
+        std::string::npos);
+  CHECK(run.output.find("launches on 2 PoCL threads gave a wrong total; the first: the total of 65536 whole numbers") != std::string::npos);
+  CHECK(run.output.find("until atomic_cmpxchg returns the bits that were read") != std::string::npos);
+  std::size_t fails = 0;
+  for (std::size_t at = run.output.find("  FAIL "); at != std::string::npos; at = run.output.find("  FAIL ", at + 1)) ++fails;
+  CHECK_MESSAGE(fails == 1, run.output);
+  CHECK(run.output.find("PASS atomic float sum: N = 1000, L = 64") != std::string::npos);  // one thread: no overlap, no loss
+
+  // The hidden contention cases too, and a plain += in the int part: graded with a spec holding
+  // the contention cases only, its references made here.
+  grader::json spec = grader::json::parse(test::read(kit::root() / "grader/specs/08-atomics-and-scan.json"));
+  grader::json only = grader::json::array();
+  for (const grader::json& c : spec["cases"])
+    if (c.contains("pocl_threads")) only.push_back(c);
+  REQUIRE(only.size() == 3);
+  spec["cases"] = only;
+  spec.erase("safety");
+  test::TempDir specs, refs, class_dir, out;
+  test::write(specs / "08-atomics-and-scan.json", spec.dump(2));
+  const auto grader = [&](const std::string& args) {
+    return test::run_program("grader", "--specs " + specs.path.string() + " --references " + refs.path.string() + " " + args);
+  };
+  REQUIRE(grader("reference --labs 08").exit_code == 0);
+  test::write(class_dir / "no-retry" / "AtomicsScan.cl", without_retry());
+  test::write(class_dir / "plain-add" / "AtomicsScan.cl",
+              test::replace_once(test::read(solution()), "        atomic_add(total, scratch[0]);", "        *total += scratch[0];"));
+  test::write(class_dir / "solution" / "AtomicsScan.cl", test::read(solution()));
+  REQUIRE(grader("grade --submissions " + class_dir.path.string() + " --out " + out.path.string()).exit_code == 0);
+  const auto gradebook = test::read(out / "gradebook.csv");
+  CHECK_MESSAGE(gradebook.find("no-retry,1,1") != std::string::npos, gradebook);    // the int case only
+  CHECK_MESSAGE(gradebook.find("plain-add,4,4") != std::string::npos, gradebook);   // the float cases only
+  CHECK_MESSAGE(gradebook.find("solution,5,5") != std::string::npos, gradebook);
 }

@@ -13,8 +13,7 @@ elementwise::Outputs run(const elementwise::Lab& lab, const std::filesystem::pat
   return elementwise::run(test::runtime(), lab, kernel, c, elementwise::make_inputs(lab, c), 0, 1);
 }
 bool correct(const elementwise::Lab& lab, const std::filesystem::path& kernel, const elementwise::Case& c) {
-  const auto out = run(lab, kernel, c);
-  return !elementwise::first_wrong(elementwise::expected(lab, elementwise::make_inputs(lab, c)), out) && !out.written_past_end;
+  return elementwise::check(lab, c, elementwise::make_inputs(lab, c), run(lab, kernel, c)).pass;  // as the program and the grader
 }
 }  // namespace
 
@@ -74,4 +73,19 @@ TEST_CASE("the element-wise programs: table mode, check, bad options") {
   const auto bad = test::run_program("01-array-mult", "--local 0");
   CHECK(bad.exit_code == 1);
   CHECK(bad.output.find("local size 0") != std::string::npos);
+}
+
+TEST_CASE("lab 01 names a result truncated to a whole number, not a wrong index") {
+  const auto& lab = elementwise::array_mult();
+  test::TempDir dir;
+  test::write(dir / "truncated.cl", test::replace_once(test::read(kit::lab_file(lab.id, lab.kernel_file, true)),
+                                                       "        dC[gid] = dA[gid] * dB[gid];", "        dC[gid] = (int)(dA[gid] * dB[gid]);"));
+  const elementwise::Case c{1000, 64, kit::DataKind::Reals, 3};
+  const auto in = elementwise::make_inputs(lab, c);
+  const auto out = run(lab, dir / "truncated.cl", c);
+  const auto wrong = elementwise::first_wrong(elementwise::expected(lab, in), out);
+  REQUIRE(wrong);
+  const std::string hint = elementwise::diagnose(lab, in, out, wrong);
+  CHECK(hint.find("lost its fraction") != std::string::npos);
+  CHECK(hint.find("get_global_id") == std::string::npos);
 }

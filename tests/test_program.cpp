@@ -4,6 +4,8 @@
 #include "array_mult_reduce.hpp"
 #include "kit/paths.hpp"
 #include "kit/program.hpp"
+#include "labs.hpp"
+#include "spec.hpp"
 #include "support.hpp"
 
 TEST_CASE("build logs are rewritten to file:line:col: error") {
@@ -39,6 +41,11 @@ TEST_CASE("parameter declarations parse into address space and type") {
   CHECK(kit::param_shape("int n").type == "int");
   CHECK(kit::param_shape("read_only image2d_t src").space == "global");
   CHECK(kit::param_shape("__write_only image2d_t dst").type == "image2d_t");
+  CHECK(kit::param_shape("global const float *dA").const_data);
+  CHECK(kit::param_shape("__global float const* dA").const_data);
+  CHECK_FALSE(kit::param_shape("global float *dC").const_data);
+  CHECK_FALSE(kit::param_shape("global float *const dC").const_data);  // the pointer is const, not the data
+  CHECK_FALSE(kit::param_shape("const uint n").const_data);             // a value, not data
   CHECK(lab03::kSignature.text() ==
         "kernel void ArrayMultReduce(global const float *dA, global const float *dB, local float *prods, global float *dC)");
 }
@@ -68,6 +75,58 @@ TEST_CASE("a wrong kernel name, parameter count or address space names the expec
   const std::string global_prods = kernel_error("wrong_address_space.cl");
   CHECK(global_prods.find("parameter 3") != std::string::npos);
   CHECK(global_prods.find("expected local float*") != std::string::npos);
+}
+
+namespace {
+// The lab 03 solution with `from` replaced by `to`, saved in `dir`; its path.
+std::string lab03_variant(const test::TempDir& dir, const std::string& from, const std::string& to) {
+  const std::string solution = test::read(kit::lab_file(lab03::kLab, lab03::kKernelFile, true));
+  test::write(dir / lab03::kKernelFile, test::replace_once(solution, from, to));
+  return (dir / lab03::kKernelFile).string();
+}
+}  // namespace
+
+TEST_CASE("an input the lab declares const must be const: the file, kernel, parameter and what to write are named") {
+  test::TempDir dir;
+  // dA without const, and the kernel writes into it: it still computes the right sums.
+  const std::string file = lab03_variant(dir, "global const float *dA", "global float *dA");
+  const std::string source = test::replace_once(test::read(file), "prods[tnum] = dA[gid] * dB[gid];", "prods[tnum] = dA[gid] *= dB[gid];");
+  test::write(file, source);
+  const cl::Program p = kit::build_program(test::runtime().context, test::runtime().device, file, "", "ArrayMultReduce.cl");
+  CHECK_THROWS_WITH_AS(kit::make_kernel(p, lab03::kSignature, "ArrayMultReduce.cl"),
+                       ("ArrayMultReduce.cl: kernel ArrayMultReduce, parameter 1 (dA): declared \"global float *dA\"; the lab's "
+                        "signature is \"global const float *dA\" (an input the kernel only reads is const).\nThe lab expects:\n    " +
+                        lab03::kSignature.text())
+                           .c_str(),
+                       kit::Error);
+  const std::string solution = kit::lab_file(lab03::kLab, lab03::kKernelFile, true).string();
+  CHECK_NOTHROW(kit::make_kernel(kit::build_program(test::runtime().context, test::runtime().device, solution), lab03::kSignature,
+                                 solution));
+  // The grader refuses it at the build step, with the same message.
+  test::write(dir / lab03::kLab / lab03::kKernelFile, source);
+  const auto run = test::run_program("grader", "check 03 --dir " + dir.path.string());
+  CHECK(run.exit_code == 1);
+  CHECK(run.output.find("parameter 1 (dA): declared \"global float *dA\"; the lab's signature is \"global const float *dA\"") !=
+        std::string::npos);
+}
+
+TEST_CASE("a const the lab does not ask for is accepted") {
+  test::TempDir dir;
+  const std::string file = lab03_variant(dir, "global float *dC)", "global const float *dC)");
+  test::write(file, test::replace_once(test::read(file), "dC[wgNum] = prods[0];", "(void)dC;"));
+  const cl::Program p = kit::build_program(test::runtime().context, test::runtime().device, file);
+  CHECK_NOTHROW(kit::make_kernel(p, lab03::kSignature, file));
+}
+
+TEST_CASE("every lab's starter and solution declare every kernel with the lab's signature, const included") {
+  for (const grader::LabSpec& spec : grader::load_specs(kit::root() / "grader" / "specs")) {
+    for (const bool solution : {false, true}) {
+      const std::string file = kit::lab_file(spec.lab, spec.kernel_file, solution).string();
+      CAPTURE(file);
+      const cl::Program p = kit::build_program(test::runtime().context, test::runtime().device, file);
+      for (const kit::KernelSignature& k : grader::lab_driver(spec.lab).kernels()) CHECK_NOTHROW(kit::make_kernel(p, k, file));
+    }
+  }
 }
 
 TEST_CASE("an array above the device's largest allocation is refused with both sizes") {

@@ -12,11 +12,20 @@ DataKind parse_data_kind(const std::string& text) {
   if (text == "int") return DataKind::Integers;
   if (text == "real") return DataKind::Reals;
   if (text == "unit") return DataKind::Units;
-  throw Error("data kind '" + text + "' is not one of: int, real, unit");
+  if (text == "negative") return DataKind::Negatives;
+  if (text == "positive") return DataKind::Positives;
+  throw Error("data kind '" + text + "' is not one of: int, real, unit, negative, positive");
 }
 
 std::string to_string(DataKind kind) {
-  return kind == DataKind::Integers ? "int" : kind == DataKind::Units ? "unit" : "real";
+  switch (kind) {
+    case DataKind::Integers: return "int";
+    case DataKind::Units: return "unit";
+    case DataKind::Negatives: return "negative";
+    case DataKind::Positives: return "positive";
+    case DataKind::Reals: break;
+  }
+  return "real";
 }
 
 // Steele, Lea and Flood's SplitMix64 finaliser: a bijection on 64-bit words that mixes well.
@@ -33,6 +42,11 @@ float data_value(DataKind kind, std::uint64_t seed, std::uint64_t stream, std::u
   if (kind == DataKind::Units) return static_cast<float>(static_cast<int>((bits >> 32) % 3) - 1);
   // 24 random bits -> an integer in [-2^23, 2^23) -> times 2^-23: exact in float, in [-1, 1).
   const auto k = static_cast<std::int32_t>(bits >> 40) - (1 << 23);
+  // Negatives and positives: 23 random bits m -> 1 + m * 2^-23 in [1, 2), exact in float (the
+  // spacing of floats there is 2^-23), every value of one sign.
+  const float one_to_two = 1.0f + static_cast<float>(bits >> 41) * 0x1p-23f;
+  if (kind == DataKind::Negatives) return -one_to_two;
+  if (kind == DataKind::Positives) return one_to_two;
   return static_cast<float>(k) * 0x1p-23f;
 }
 

@@ -32,6 +32,12 @@ std::string space_name(cl_kernel_arg_address_qualifier q) {
   }
 }
 
+// "global float *dA": a parameter as the runtime reports it, written as a declaration.
+std::string declared_as(const std::string& space, const std::string& type, const std::string& name) {
+  const std::size_t star = std::min(type.find('*'), type.size());
+  return space + " " + type.substr(0, star) + " " + type.substr(star) + name;
+}
+
 }  // namespace
 
 std::string KernelSignature::text() const {
@@ -44,15 +50,17 @@ ParamShape param_shape(const std::string& declaration) {
   std::istringstream words(std::regex_replace(declaration, std::regex("\\*"), " * "));
   std::vector<std::string> tokens;
   for (std::string w; words >> w;) tokens.push_back(w);
-  ParamShape shape{"private", ""};
+  ParamShape shape{"private", "", false};
   if (!tokens.empty()) tokens.pop_back();  // the parameter's name
   for (std::string t : tokens) {
     if (t.rfind("__", 0) == 0) t = t.substr(2);
     if (t == "global" || t == "local" || t == "constant" || t == "private") shape.space = t;
+    else if (t == "const" && shape.type.find('*') == std::string::npos) shape.const_data = true;  // before the *
     else if (t == "const" || t == "restrict" || t == "volatile") continue;
     else if (t == "read_only" || t == "write_only" || t == "read_write") continue;  // an image's access qualifier
     else shape.type += t;
   }
+  if (shape.type.find('*') == std::string::npos) shape.const_data = false;  // "const uint n": a value, not data
   if (shape.type.rfind("image", 0) == 0) shape.space = "global";  // images live in global memory
   return shape;
 }
@@ -66,6 +74,22 @@ std::string read_text_file(const std::filesystem::path& file) {
   std::ostringstream text;
   text << in.rdbuf();
   return text.str();
+}
+
+std::string encoding_problem(const std::string& text, const std::string& shown_as) {
+  const auto starts = [&](const char* bytes, std::size_t n) { return text.compare(0, n, bytes, n) == 0; };
+  std::string encoding;
+  if (starts("\xFF\xFE\0\0", 4) || starts("\0\0\xFE\xFF", 4)) encoding = "UTF-32";
+  else if (starts("\xFF\xFE", 2) || starts("\xFE\xFF", 2) || (text.size() >= 2 && (text[0] == '\0') != (text[1] == '\0')))
+    encoding = "UTF-16";
+  return encoding.empty() ? "" : shown_as + ": saved as " + encoding + ": save it as UTF-8";
+}
+
+std::string editor_text(const std::string& text) {
+  std::string out = text.compare(0, 3, "\xEF\xBB\xBF") == 0 ? text.substr(3) : text;
+  for (std::size_t i = 0; i < out.size(); ++i)
+    if (out[i] == '\r' && (i + 1 == out.size() || out[i + 1] != '\n')) out[i] = '\n';
+  return out;
 }
 
 std::string rewrite_build_log(const std::string& log, const std::string& file) {
@@ -91,7 +115,9 @@ cl::Program build_program(const cl::Context& context, const cl::Device& device,
                           const std::filesystem::path& file, const std::string& options,
                           const std::string& shown_as) {
   const std::string name = shown_as.empty() ? file.string() : shown_as;
-  const std::string source = "#line 1 \"" + escape_for_line_directive(name) + "\"\n" + read_text_file(file);
+  const std::string text = read_text_file(file);
+  if (const std::string problem = encoding_problem(text, name); !problem.empty()) throw Error(problem);
+  const std::string source = "#line 1 \"" + escape_for_line_directive(name) + "\"\n" + editor_text(text);
   cl::Program program(context, source);
   const std::string all_options = std::string(kClStd) + " -cl-kernel-arg-info " + options;
   try {
@@ -127,10 +153,13 @@ cl::Kernel make_kernel(const cl::Program& program, const KernelSignature& signat
                 " parameters, not " + std::to_string(signature.params.size()) + "." + expected);
   for (cl_uint i = 0; i < count; ++i) {
     const ParamShape want = param_shape(signature.params[i]);
-    std::string space, type;
+    std::string space, type, name;
+    cl_kernel_arg_type_qualifier qualifiers = 0;
     try {
       space = space_name(kernel.getArgInfo<CL_KERNEL_ARG_ADDRESS_QUALIFIER>(i));
       type = without_spaces(kernel.getArgInfo<CL_KERNEL_ARG_TYPE_NAME>(i));
+      qualifiers = kernel.getArgInfo<CL_KERNEL_ARG_TYPE_QUALIFIER>(i);
+      name = kernel.getArgInfo<CL_KERNEL_ARG_NAME>(i);
     } catch (const cl::Error&) {
       return kernel;  // this driver keeps no argument information; the count check must do
     }
@@ -138,6 +167,11 @@ cl::Kernel make_kernel(const cl::Program& program, const KernelSignature& signat
       throw Error(file + ": parameter " + std::to_string(i + 1) + " of '" + signature.name + "' is " +
                   space + " " + type + ", expected " + want.space + " " + want.type + " ('" +
                   signature.params[i] + "')." + expected);
+    // Only a missing const is refused: a const the lab does not ask for just stops the kernel writing there.
+    if (want.const_data && !(qualifiers & CL_KERNEL_ARG_TYPE_CONST))
+      throw Error(file + ": kernel " + signature.name + ", parameter " + std::to_string(i + 1) + " (" + name +
+                  "): declared \"" + declared_as(space, type, name) + "\"; the lab's signature is \"" +
+                  signature.params[i] + "\" (an input the kernel only reads is const)." + expected);
   }
   return kernel;
 }

@@ -64,11 +64,7 @@ class ElementwiseDriver : public LabDriver {
     elementwise::Outputs out;
     for (const json& v : outputs.at("values")) out.values.push_back(float(json_to_float(v)));
     if (!outputs.at("written_past_end").is_null()) out.written_past_end = outputs.at("written_past_end").get<std::size_t>();
-    if (out.values.size() != want.size())
-      return {false, "expected " + std::to_string(want.size()) + " outputs, got " + std::to_string(out.values.size()), ""};
-    const auto wrong = elementwise::first_wrong(want, out, &in);
-    if (!wrong && !out.written_past_end) return {true, "", ""};
-    return {false, elementwise::describe(lab_, c, out, wrong), elementwise::diagnose(lab_, in, out, wrong)};
+    return elementwise::check(lab_, c, in, out);
   }
 
  private:

@@ -5,11 +5,15 @@
 #include <cstdlib>
 #include <fstream>
 #include <map>
+#include <regex>
+#include <sstream>
 
+#include "algorithm.hpp"
 #include "files.hpp"
 #include "kit/errors.hpp"
 #include "labs.hpp"
 #include "oclgrind.hpp"
+#include "reports.hpp"
 #include "sandbox.hpp"
 #include "submission.hpp"
 
@@ -56,6 +60,33 @@ json step_result(const ChildRun& run, const SandboxLimits& limits) {
           {"output", tail}};
 }
 
+// The first line of `source` that calls printf outside a // comment (1-based), or 0.
+int printf_line(const std::string& source) {
+  static const std::regex call(R"(\bprintf\s*\()");
+  std::istringstream lines(source);
+  int number = 0;
+  for (std::string line; std::getline(lines, line);) {
+    ++number;
+    const std::string code = line.substr(0, line.find("//"));
+    if (std::regex_search(code, call)) return number;
+  }
+  return 0;
+}
+
+// The hint for a case that did not finish. A kernel that calls printf is told so first: PoCL
+// collects a kernel's printf output and passes it on when the kernel ends, so a slow printf flood
+// shows no output when it is stopped, only a time-out. Otherwise the usual suspects.
+std::string step_hint(const std::string& end, const std::string& source, const std::string& shown_as) {
+  if (const int line = printf_line(source))
+    return "your kernel calls printf (" + shown_as + ":" + std::to_string(line) +
+           "): printf in a kernel is slow, every line goes through the host, and a case that prints a line per "
+           "work-item can run out of time; remove it and check again (if the case still fails, look for an endless "
+           "loop or an index past the end)";
+  if (end == "timeout") return "an endless loop? check that every loop's counter changes (offset *= 2)";
+  if (end == "crashed") return "an out-of-bounds access? check every index against the array's size";
+  return "";
+}
+
 std::string safety_name(const std::string& kind) {
   const std::map<std::string, std::string> names = {{"data-race", "data races"},
                                                     {"barrier-divergence", "barrier divergence"},
@@ -71,33 +102,57 @@ std::string find_oclgrind() {
   return "";
 }
 
-// The memory-safety case: one run under Oclgrind, one result per kind of finding.
-std::vector<CaseResult> safety_cases(const SafetySpec& safety, const GradeSettings& s, const std::string& lab,
-                                     const std::filesystem::path& copy, const std::string& shown_as,
-                                     const std::string& source) {
+std::filesystem::path find_work_span_plugin(const GradeSettings& s) {
+  if (const char* env = std::getenv("KIT_WORK_SPAN_PLUGIN"); env && *env) return env;
+  return s.grader_exe.parent_path() / "libkit-work-span.so";
+}
+
+// The run under Oclgrind: the memory-safety case (with the race, divergence, bounds and
+// uninitialized checks when `safety` has checks to grade) and, when the spec has algorithm
+// checks, the kit's work/span plugin measuring each work-group's operations. One result per kind
+// of finding, then one per algorithm check.
+std::vector<CaseResult> oclgrind_cases(const LabSpec& spec, bool with_safety, bool with_algorithm, const GradeSettings& s,
+                                       const std::filesystem::path& copy, const std::string& shown_as,
+                                       const std::string& source) {
+  const SafetySpec& safety = *spec.safety;
+  const std::string& lab = spec.lab;
   std::vector<CaseResult> results;
-  for (const auto& [kind, points] : safety.checks)
-    results.push_back({safety_name(kind), safety.visible, 0, points, "", "", "", 0});
+  if (with_safety)
+    for (const auto& [kind, points] : safety.checks)
+      results.push_back({safety_name(kind), safety.visible, 0, points, "", "", "", 0, "safety"});
+  if (with_algorithm)
+    for (CaseResult& c : algorithm_not_run(*spec.algorithm, "", "")) results.push_back(c);
   const auto all = [&](const std::string& status, const std::string& message) {
     for (CaseResult& c : results) c.status = status, c.message = message;
     return results;
   };
   const std::string oclgrind = find_oclgrind();
-  if (oclgrind.empty()) return all("error", "the safety checks need Oclgrind: apt-get install oclgrind");
+  if (oclgrind.empty()) return all("error", "the safety and algorithm checks need Oclgrind: apt-get install oclgrind");
 
   SandboxLimits limits{safety.time_limit_s, safety.memory_limit_mb, 1, s.workdir / "pocl-cache", 4 << 20};
   // -O0 keeps every access at its own source line in Oclgrind's reports. The reports go to a file
   // of their own: a kernel's printf cannot push them out of the captured output.
   const std::filesystem::path report_log = s.workdir / "safety" / "oclgrind.log";
+  const std::filesystem::path work_log = s.workdir / "safety" / "work-span.jsonl";
   std::filesystem::create_directories(report_log.parent_path());
   std::filesystem::remove(report_log);
-  const ChildRun run = run_child(s, {oclgrind, "--data-races", "--uninitialized", "--build-options", "-O0", "--log",
-                                     report_log.string()},
+  std::filesystem::remove(work_log);
+  std::vector<std::string> prefix = {oclgrind};
+  if (with_safety) prefix.insert(prefix.end(), {"--data-races", "--uniform-writes", "--uninitialized"});
+  prefix.insert(prefix.end(), {"--build-options", "-O0", "--log", report_log.string()});
+  if (with_algorithm) {
+    const std::filesystem::path plugin = find_work_span_plugin(s);
+    if (!std::filesystem::exists(plugin))
+      return all("error", "the algorithm checks need the kit's Oclgrind plugin " + plugin.string() + ": build the kit");
+    prefix.insert(prefix.end(), {"--plugins", plugin.string()});
+    limits.environment.emplace_back("KIT_WORK_SPAN_LOG", work_log.string());
+  }
+  const ChildRun run = run_child(s, prefix,
                                  {"--lab", lab, "--kernel", copy.string(), "--shown-as", shown_as, "--case", safety.params.dump()},
                                  limits, s.workdir / "safety");
   for (CaseResult& c : results) c.seconds = run.outcome.seconds;
   if (run.outcome.end == ChildOutcome::End::TimedOut)
-    return all("timeout", "the run under Oclgrind " + run.outcome.reason(limits) + "; memory safety could not be shown");
+    return all("timeout", "the run under Oclgrind " + run.outcome.reason(limits) + "; memory safety and the algorithm could not be shown");
 
   std::vector<OclgrindFinding> findings;
   std::size_t allowed = 0;
@@ -130,7 +185,23 @@ std::vector<CaseResult> safety_cases(const SafetySpec& safety, const GradeSettin
   const std::string note = finished && !clean_end ? "Oclgrind " + run.outcome.reason(limits) +
                                                         " after the run had finished; that is Oclgrind's own fault and is ignored"
                                                   : "";
+  if (with_algorithm) {
+    std::vector<CaseResult> measured;
+    if (!finished)
+      measured = algorithm_not_run(*spec.algorithm, "error", "the run under Oclgrind did not finish (" + run.outcome.reason(limits) +
+                                                                 "), so the algorithm could not be measured");
+    else try {
+      measured = algorithm_results(*spec.algorithm, parse_work_span(std::filesystem::exists(work_log) ? read_file(work_log) : ""));
+    } catch (const kit::Error& e) {
+      measured = algorithm_not_run(*spec.algorithm, "error", std::string("the plugin's measurements could not be read: ") + e.what());
+    }
+    if (finished && run.result["status"] != "ok")
+      measured = algorithm_not_run(*spec.algorithm, "error", "the run under Oclgrind failed: " + run.result.value("message", "unknown error"));
+    for (CaseResult& m : measured) m.seconds = run.outcome.seconds;
+    std::copy(measured.begin(), measured.end(), results.end() - measured.size());
+  }
   for (CaseResult& c : results) {
+    if (c.kind != "safety") continue;
     c.message = note;
     const std::string kind = std::find_if(safety.checks.begin(), safety.checks.end(), [&](const auto& k) {
                                return safety_name(k.first) == c.name;
@@ -148,7 +219,13 @@ std::vector<CaseResult> safety_cases(const SafetySpec& safety, const GradeSettin
     c.message.clear();
     for (std::size_t i = 0; i < lines.size() && i < 5; ++i) c.message += (i ? "\n" : "") + lines[i];
     if (lines.size() > 5) c.message += "\n... and " + std::to_string(lines.size() - 5) + " more";
-    if (kind == "data-race") c.hint = "a value written by one work-item is read by another before a barrier separates them";
+    const bool only_write_write = std::all_of(findings.begin(), findings.end(), [](const OclgrindFinding& f) {
+      return f.kind != "data-race" || f.title.find("rite-write") != std::string::npos;
+    });
+    if (kind == "data-race")
+      c.hint = only_write_write ? "more than one work-item writes the same element, even if each writes the same value: "
+                                  "let one work-item (e.g. the one with local id 0) write it"
+                                : "a value written by one work-item is read by another before a barrier separates them";
     if (kind == "barrier-divergence") c.hint = "a barrier inside an if or a loop that not every work-item enters";
     if (kind == "uninitialized") c.hint = "often a consequence of a race or of reading past the end of an array";
   }
@@ -171,10 +248,12 @@ LabResult not_graded(const LabSpec& spec, const GradeSettings& s, const std::str
   for (const CaseSpec& c : spec.cases)
     if (c.visible || !s.visible_only) r.cases.push_back({c.name, c.visible, 0, c.points, "not-run", why, "", 0});
   if (spec.speed && (spec.speed->visible || !s.visible_only))
-    r.cases.push_back({kSpeedCase, spec.speed->visible, 0, spec.speed->points, "not-run", why, "", 0});
+    r.cases.push_back({kSpeedCase, spec.speed->visible, 0, spec.speed->points, "not-run", why, "", 0, "speed"});
   if (spec.safety && s.safety && (spec.safety->visible || !s.visible_only))
     for (const auto& [kind, points] : spec.safety->checks)
-      r.cases.push_back({safety_name(kind), spec.safety->visible, 0, points, "not-run", why, "", 0});
+      r.cases.push_back({safety_name(kind), spec.safety->visible, 0, points, "not-run", why, "", 0, "safety"});
+  if (spec.algorithm && (spec.algorithm->visible || !s.visible_only))
+    for (CaseResult& c : algorithm_not_run(*spec.algorithm, "not-run", why)) r.cases.push_back(c);
   return r;
 }
 
@@ -246,8 +325,7 @@ LabResult grade_lab(const LabSpec& spec, const LabReference& reference, const st
     } else if (status == "sandbox") {
       cr.status = got.value("end", "crashed");
       cr.message = "the case " + got.value("reason", "failed");
-      if (cr.status == "timeout") cr.hint = "an endless loop? check that every loop's counter changes (offset *= 2)";
-      if (cr.status == "crashed") cr.hint = "an out-of-bounds access? check every index against the array's size";
+      cr.hint = step_hint(cr.status, source, found->relative);
     } else {
       cr.status = "error";
       cr.message = got.value("message", "the case failed");
@@ -256,7 +334,7 @@ LabResult grade_lab(const LabSpec& spec, const LabReference& reference, const st
   }
   if (spec.speed && (spec.speed->visible || !s.visible_only)) {
     const SpeedSpec& sp = *spec.speed;
-    CaseResult cr{kSpeedCase, sp.visible, 0, sp.points, "", "", "", 0};
+    CaseResult cr{kSpeedCase, sp.visible, 0, sp.points, "", "", "", 0, "speed"};
     limits.seconds = sp.time_limit_s;
     const ChildRun run = run_child(s, {}, {"--lab", spec.lab, "--kernel", copy.string(), "--shown-as", found->relative, "--case",
                                            sp.params.dump(), "--baseline", reference.baseline.string(), "--pairs",
@@ -291,10 +369,45 @@ LabResult grade_lab(const LabSpec& spec, const LabReference& reference, const st
     }
     r.cases.push_back(cr);
   }
-  if (spec.safety && s.safety && (spec.safety->visible || !s.visible_only))
-    for (CaseResult& c : safety_cases(*spec.safety, s, spec.lab, copy, found->relative, source))
+  const bool with_safety = spec.safety && s.safety && (spec.safety->visible || !s.visible_only);
+  const bool with_algorithm = spec.algorithm && (spec.algorithm->visible || !s.visible_only);
+  if (with_safety || with_algorithm)
+    for (CaseResult& c : oclgrind_cases(spec, with_safety, with_algorithm, s, copy, found->relative, source))
       r.cases.push_back(std::move(c));
+  apply_points_policy(spec, r);
   return r;
+}
+
+void apply_points_policy(const LabSpec& spec, LabResult& r) {
+  if (spec.points_policy != "earned-with-correctness") throw kit::Error("unknown points policy " + spec.points_policy);
+  // The case points earned and possible among the cases whose fields match `unit` (all when empty).
+  const auto correctness = [&](const json& unit) {
+    std::pair<double, double> sum{0, 0};
+    for (const CaseResult& c : r.cases) {
+      if (c.kind != "case") continue;
+      const auto spec_case = std::find_if(spec.cases.begin(), spec.cases.end(), [&](const CaseSpec& k) { return k.name == c.name; });
+      bool in_unit = spec_case != spec.cases.end();
+      for (const auto& [key, value] : unit.items())
+        in_unit = in_unit && spec_case->params.contains(key) && spec_case->params.at(key) == value;
+      if (in_unit) sum.first += c.points, sum.second += c.max_points;
+    }
+    return sum;
+  };
+  for (CaseResult& c : r.cases) {
+    if (c.kind == "case" || c.points <= 0) continue;
+    json unit = json::object();
+    if (c.kind == "algorithm" && spec.algorithm)
+      for (const AlgorithmCheck& k : spec.algorithm->checks)
+        if (algorithm_name(k) == c.name) unit = k.unit;
+    const auto [earned, possible] = correctness(unit);
+    if (possible <= 0 || earned >= possible) continue;
+    const double fraction = earned / possible;
+    const double before = c.points;
+    c.points = std::floor(before * fraction * 100 + 1e-9) / 100;
+    c.message += (c.message.empty() ? "" : "; ") + std::string("earns ") + format_points(c.points) + " of its " +
+                 format_points(before) + " points: these points follow the case points the kernel earned (" +
+                 format_points(earned) + " of " + format_points(possible) + (unit.empty() ? "" : " in " + unit.dump()) + ")";
+  }
 }
 
 int run_case_child(const std::string& lab, const std::filesystem::path& kernel, const std::string& shown_as,

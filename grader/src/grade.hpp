@@ -23,6 +23,11 @@ struct GradeSettings {
 LabResult not_graded(const LabSpec& spec, const GradeSettings& settings, const std::string& student,
                      const std::string& status, const std::string& message);
 
+// The spec's points policy, applied to a graded lab: every point that is not a correctness point
+// (speed, memory safety, algorithm) is scaled by the fraction of the case points earned, rounded down
+// to hundredths, and its message says so.
+void apply_points_policy(const LabSpec& spec, LabResult& r);
+
 LabResult grade_lab(const LabSpec& spec, const LabReference& reference, const std::filesystem::path& submission,
                     const std::string& student, const GradeSettings& settings);
 

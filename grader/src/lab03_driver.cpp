@@ -65,21 +65,7 @@ class Lab03Driver : public LabDriver {
     lab03::Outputs out;
     for (const json& p : outputs.at("partials")) out.partials.push_back(float(json_to_float(p)));
     out.total = json_to_float(outputs.at("total"));
-    if (out.partials.size() != e.groups.size())
-      return {false, "expected " + std::to_string(e.groups.size()) + " partial sums, got " +
-                         std::to_string(out.partials.size()), ""};
-    if (const auto m = lab03::first_wrong_group(c, out, e)) {
-      const std::string tol = m->tolerance == 0 ? "exact" : "tolerance " + kit::format_number(m->tolerance);
-      return {false,
-              "work-group " + std::to_string(m->group) + " of " + std::to_string(c.groups()) + ": expected " +
-                  kit::format_number(m->expected) + ", got " + (std::isnan(m->got) ? "nothing (never written)" : kit::format_number(m->got)) +
-                  " (" + tol + ")",
-              lab03::diagnose(c, lab03::make_inputs(c), out, *m)};
-    }
-    const double tol = lab03::total_tolerance(c, e);
-    if (!lab03::within(out.total, e.total.value, tol))
-      return {false, "host total: expected " + kit::format_number(e.total.value) + ", got " + kit::format_number(out.total), ""};
-    return {true, "", ""};
+    return lab03::check(c, lab03::make_inputs(c), out, e);
   }
 };
 

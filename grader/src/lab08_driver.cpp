@@ -1,10 +1,18 @@
 // Lab 08 atomics and scan for the grader: cases {part, elements, local, seed} and, for the
-// accuracy part, run. Graded per part: the atomic int total exactly; the float total within the
-// trees' and the atomic chain's rounding bound, on whole numbers stored as floats (exact in any
-// order, so the total is the same in every run and the references regenerate byte for byte); the
+// accuracy part, run. Graded per part: the atomic int total exactly; the float total exactly too,
+// on whole numbers stored as floats (below 2^24 they add exactly in any order, so the total is the
+// same in every run and the references regenerate byte for byte; other data: within the trees' and
+// the atomic chain's rounding bound); the
 // accuracy study's sums within each method's bound (naive bit for bit, Kahan far below naive);
 // scans and compactions exactly, by the SHA-256 of the whole output (and the count), so the stored
 // references stay small. Part "all" (the memory-safety case only) runs every part.
+// The atomic parts take three optional fields that put the atomics under contention: `data`
+// ("int", whole numbers -8..8, or "positive-int", 1..8: every partial positive, so a lost update
+// always makes the total smaller), `repeats` (R launches, every total must be right) and
+// `pocl_threads` (the PoCL threads the sandbox gives the step, pinned to their own cores where it
+// can: with one thread work-groups never overlap and a compare-and-swap without retry never fails).
+#include <algorithm>
+#include <optional>
 #include <memory>
 
 #include "atomics_scan.hpp"
@@ -22,7 +30,92 @@ lab08::Case to_case(const json& p, lab08::Part part) {
   c.local = p.at("local").get<std::size_t>();
   c.seed = p.at("seed").get<std::uint64_t>();
   if (p.contains("run")) c.run = p.at("run").get<std::size_t>();
+  c.positive = p.value("data", std::string("int")) == "positive-int";
   return c;
+}
+
+// The atomic parts' launches per case (the field `repeats`, 1 when absent).
+int repeats_of(const json& p) { return p.value("repeats", 1); }
+
+// An atomic part's outputs: {"total"} for one launch; for R launches the distinct totals in the
+// order first seen, each with how many runs gave it (compact, and the same for every right run).
+json totals_json(const lab08::Sum& s, int repeats, bool ints) {
+  const auto number = [&](double t) { return ints ? json(std::int64_t(t)) : float_to_json(t); };
+  json out = {{"groups", s.groups}, {"seconds", s.timing.best}};
+  if (repeats == 1) {
+    out["total"] = number(s.total);
+    return out;
+  }
+  json totals = json::array();
+  for (const double t : s.totals) {
+    auto seen = std::find_if(totals.begin(), totals.end(), [&](const json& e) { return json_to_float(e.at("total")) == t; });
+    if (seen == totals.end()) totals.push_back({{"total", number(t)}, {"runs", 1}});
+    else (*seen)["runs"] = (*seen)["runs"].get<int>() + 1;
+  }
+  out["totals"] = totals;
+  out["runs"] = s.totals.size();
+  return out;
+}
+
+// The totals of an atomic part's outputs with their run counts, one entry for a single launch.
+std::vector<std::pair<double, int>> totals_of(const json& outputs) {
+  if (!outputs.contains("totals")) return {{json_to_float(outputs.at("total")), 1}};
+  std::vector<std::pair<double, int>> all;
+  for (const json& e : outputs.at("totals")) all.emplace_back(json_to_float(e.at("total")), e.at("runs").get<int>());
+  return all;
+}
+
+// An atomic part's comparison: every launch's total exact (ints) or within the float bound (exact
+// on whole numbers). With several launches the message counts the wrong ones, and the hint names the
+// race between work-groups that run at the same time (unless the total is wrong in a known way).
+Comparison compare_totals(const lab08::Case& c, const json& params, const json& reference, const json& outputs) {
+  const bool ints = c.part == lab08::Part::AtomicInt;
+  lab08::FloatExpected e;
+  if (ints) e.exact = reference.at("total").get<double>();
+  else e = {reference.at("exact"), reference.at("abs"), reference.at("abs_partials"), reference.value("whole", false)};
+  const auto difference = [&](double got) {
+    return ints ? lab08::atomic_int_difference(c, std::int64_t(got), std::int64_t(e.exact)) : lab08::atomic_float_difference(c, got, e);
+  };
+  int wrong = 0;
+  std::optional<std::pair<double, std::string>> first;  // the first wrong total, and what is wrong with it
+  for (const auto& [got, runs] : totals_of(outputs))
+    if (const auto diff = difference(got)) {
+      wrong += runs;
+      if (!first) first = {{got, *diff}};
+    }
+  if (!first) return {true, "", ""};
+  if (!outputs.contains("totals")) return {false, first->second, lab08::diagnose_atomic(c, first->first, e.exact)};
+  const int launches = outputs.at("runs").get<int>();
+  const std::string message = std::to_string(wrong) + " of " + std::to_string(launches) + " launches on " +
+                              std::to_string(params.value("pocl_threads", 1)) + " PoCL threads gave a wrong total; the first: " +
+                              first->second;
+  return {false, message, lab08::diagnose_contention(c, first->first, e.exact, wrong < launches)};
+}
+
+// Throws kit::Error naming the field unless the contention fields (data, repeats, pocl_threads)
+// are absent or usable, and only on an atomic part.
+void validate_contention(const json& p, const std::string& part) {
+  const bool atomic = part == "atomic-int" || part == "atomic-float";
+  for (const char* key : {"data", "repeats", "pocl_threads"})
+    if (p.contains(key) && !atomic)
+      throw kit::Error(std::string(key) + ": only the atomic parts (atomic-int, atomic-float) take it, not part \"" + part + "\"");
+  if (p.contains("data") && p.at("data") != "int" && p.at("data") != "positive-int")
+    throw kit::Error("data: must be \"int\" (whole numbers -8..8) or \"positive-int\" (1..8), not " + p.at("data").dump());
+  if (p.contains("repeats") && (!p.at("repeats").is_number_unsigned() || p.at("repeats") < 1 || p.at("repeats") > 10000))
+    throw kit::Error("repeats: must be a whole number from 1 to 10000 (launches, each total checked), not " + p.at("repeats").dump());
+  if (p.contains("pocl_threads") && (!p.at("pocl_threads").is_number_unsigned() || p.at("pocl_threads") < 1 || p.at("pocl_threads") > 256))
+    throw kit::Error("pocl_threads: must be a whole number from 1 to 256, not " + p.at("pocl_threads").dump());
+}
+
+// Throws kit::Error when a case asks for work-groups at the same time (pocl_threads >= 2) but the
+// device runs one at a time: its atomics would never meet, and a missing retry could not show.
+void require_threads(const kit::Runtime& rt, const json& p) {
+  const int wanted = p.value("pocl_threads", 1);
+  const cl_uint units = rt.device.getInfo<CL_DEVICE_MAX_COMPUTE_UNITS>();
+  if (wanted >= 2 && units < 2)
+    throw kit::Error("pocl_threads: this case needs " + std::to_string(wanted) +
+                     " PoCL threads so that work-groups run at the same time, but the device has " + std::to_string(units) +
+                     " compute unit (the grader's sandbox sets POCL_MAX_PTHREAD_COUNT from the case; elsewhere set it yourself)");
 }
 
 lab08::Part part_of(const json& p) { return lab08::parse_part(p.at("part").get<std::string>()); }
@@ -47,14 +140,10 @@ std::vector<float> json_floats(const json& a) {
 json run_part(lab08::Runner& runner, const json& params, lab08::Part part) {
   const lab08::Case c = to_case(params, part);
   switch (part) {
-    case lab08::Part::AtomicInt: {
-      const lab08::Sum s = runner.atomic_int(c, lab08::make_ints(c), 0, 1);
-      return {{"total", std::int64_t(s.total)}, {"groups", s.groups}, {"seconds", s.timing.best}};
-    }
-    case lab08::Part::AtomicFloat: {
-      const lab08::Sum s = runner.atomic_float(c, lab08::make_whole_floats(c), 0, 1);
-      return {{"total", float_to_json(s.total)}, {"groups", s.groups}, {"seconds", s.timing.best}};
-    }
+    case lab08::Part::AtomicInt:
+      return totals_json(runner.atomic_int(c, lab08::make_ints(c), 0, repeats_of(params)), repeats_of(params), true);
+    case lab08::Part::AtomicFloat:
+      return totals_json(runner.atomic_float(c, lab08::make_whole_floats(c), 0, repeats_of(params)), repeats_of(params), false);
     case lab08::Part::Accuracy: {
       const lab08::AccuracyOutputs out = runner.accuracy(c, lab08::make_accuracy_data(c), 0, 1);
       json j = {{"passes", out.pairwise_passes}};
@@ -103,8 +192,10 @@ class Lab08Driver : public LabDriver {
       throw kit::Error("run: the accuracy part needs the run length, a whole number");
     if (!needs_run && p.contains("run")) throw kit::Error("run: only the accuracy part (and \"all\") has runs");
     for (const auto& [key, value] : p.items())
-      if (key != "part" && key != "elements" && key != "local" && key != "seed" && key != "run")
-        throw kit::Error(key + ": not a field of lab 08 cases (part, elements, local, seed, run)");
+      if (key != "part" && key != "elements" && key != "local" && key != "seed" && key != "run" && key != "data" &&
+          key != "repeats" && key != "pocl_threads")
+        throw kit::Error(key + ": not a field of lab 08 cases (part, elements, local, seed, run; data, repeats, pocl_threads)");
+    validate_contention(p, part);
     if (part == "atomic-float" && p.at("elements").get<std::size_t>() > lab08::kMaxWholeFloatElements)
       throw kit::Error("elements: the float atomic's graded total must be exact in any order: at most 2^21 = " +
                        std::to_string(lab08::kMaxWholeFloatElements) + " elements");
@@ -116,7 +207,7 @@ class Lab08Driver : public LabDriver {
 
   void validate_tolerance(const json& policy) const override {
     const json want = {{"atomic-int", "exact"},
-                       {"atomic-float", "trees-then-atomic-chain-bound"},
+                       {"atomic-float", "exact on whole numbers below 2^24, else trees-then-atomic-chain-bound"},
                        {"accuracy", "each-method-bound, naive bit for bit, kahan 20x below naive"},
                        {"scan", "exact (SHA-256 of the output)"},
                        {"compact", "exact (count, SHA-256 of the kept elements)"}};
@@ -125,6 +216,7 @@ class Lab08Driver : public LabDriver {
 
   json run_case(const kit::Runtime& rt, const std::filesystem::path& kernel, const std::string& shown_as,
                 const json& params) const override {
+    require_threads(rt, params);
     lab08::Runner runner(rt, kernel, shown_as);
     if (params.at("part") != "all") return run_part(runner, params, part_of(params));
     // One context, one runner: Oclgrind's reports of every part then go to the one log. The
@@ -147,7 +239,7 @@ class Lab08Driver : public LabDriver {
       case lab08::Part::AtomicInt: return {{"total", lab08::expected_int_sum(lab08::make_ints(c))}};
       case lab08::Part::AtomicFloat: {
         const lab08::FloatExpected e = lab08::expected_float_sum(c, lab08::make_whole_floats(c));
-        return {{"exact", e.exact}, {"abs", e.abs}, {"abs_partials", e.abs_partials}};
+        return {{"exact", e.exact}, {"abs", e.abs}, {"abs_partials", e.abs_partials}, {"whole", e.whole}};
       }
       case lab08::Part::Accuracy: {
         const auto data = lab08::make_accuracy_data(c);
@@ -173,18 +265,9 @@ class Lab08Driver : public LabDriver {
     const lab08::Part part = part_of(params);
     const lab08::Case c = to_case(params, part);
     switch (part) {
-      case lab08::Part::AtomicInt: {
-        const std::int64_t expected = reference.at("total"), got = outputs.at("total");
-        if (const auto diff = lab08::atomic_int_difference(c, got, expected))
-          return {false, *diff, lab08::diagnose_atomic(c, double(got), double(expected))};
-        return {true, "", ""};
-      }
-      case lab08::Part::AtomicFloat: {
-        const lab08::FloatExpected e{reference.at("exact"), reference.at("abs"), reference.at("abs_partials")};
-        const double got = json_to_float(outputs.at("total"));
-        if (const auto diff = lab08::atomic_float_difference(c, got, e)) return {false, *diff, lab08::diagnose_atomic(c, got, e.exact)};
-        return {true, "", ""};
-      }
+      case lab08::Part::AtomicInt:
+      case lab08::Part::AtomicFloat:
+        return compare_totals(c, params, reference, outputs);
       case lab08::Part::Accuracy: {
         std::vector<lab08::RunExact> exact;
         for (const json& r : reference.at("runs"))

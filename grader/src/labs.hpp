@@ -8,16 +8,14 @@
 
 #include "kit/device.hpp"
 #include "kit/program.hpp"
+#include "kit/verdict.hpp"
 
 namespace grader {
 
 using json = nlohmann::json;
 
-struct Comparison {
-  bool pass = false;
-  std::string message;  // on failure: the first wrong output, expected, got, tolerance
-  std::string hint;     // on failure: the typical mistake it matches, if one does
-};
+// The lab's verdict (kit::Verdict, from the lab's own check()).
+using Comparison = kit::Verdict;
 
 struct LabDriver {
   virtual ~LabDriver() = default;
@@ -44,9 +42,10 @@ struct LabDriver {
 };
 
 // Throws kit::Error naming the field unless `params` has exactly these fields: `numbers` whole
-// numbers >= 0, `texts` strings. Every driver's validate_case starts here.
+// numbers >= 0, `texts` strings, and any of `optional` (whose values the driver checks itself).
+// Every driver's validate_case starts here.
 void require_fields(const json& params, const std::vector<std::string>& numbers, const std::vector<std::string>& texts,
-                    const std::string& lab);
+                    const std::string& lab, const std::vector<std::string>& optional = {});
 
 // The driver of a lab by its folder name; throws kit::Error listing the known labs.
 const LabDriver& lab_driver(const std::string& lab);

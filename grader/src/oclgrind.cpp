@@ -5,6 +5,8 @@
 #include <sstream>
 #include <tuple>
 
+#include "kit/program.hpp"
+
 namespace grader {
 namespace {
 
@@ -78,7 +80,7 @@ std::vector<OclgrindFinding> parse_oclgrind(const std::string& output) {
 }
 
 std::string source_line(const std::string& source, int line) {
-  std::istringstream in(source);
+  std::istringstream in(kit::editor_text(source));  // lines as the compiler counted them
   std::string text;
   for (int n = 1; std::getline(in, text); ++n)
     if (n == line) {

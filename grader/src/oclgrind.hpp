@@ -28,7 +28,8 @@ std::vector<OclgrindFinding> parse_oclgrind(const std::string& output);
 //  barrier between them (32 reports)".
 std::string describe(const OclgrindFinding& finding, const std::string& source, const std::string& shown_as);
 
-// The text of line `line` (1-based) of `source`, trimmed; "" when there is no such line.
+// The text of line `line` (1-based) of `source` as kit::editor_text counts lines, trimmed; "" when
+// there is no such line.
 std::string source_line(const std::string& source, int line);
 
 }  // namespace grader

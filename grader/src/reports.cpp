@@ -111,7 +111,7 @@ std::string check_report(const LabResult& r) {
     std::snprintf(head, sizeof head, "  %-4s %-52s %s/%s", c.status == "passed" ? "PASS" : "FAIL", c.name.c_str(),
                   format_points(c.points).c_str(), format_points(c.max_points).c_str());
     out << head << "\n";
-    if (c.status != "passed" && c.status != "not-run") {
+    if ((c.status != "passed" || c.points < c.max_points) && c.status != "not-run") {
       out << "       " << c.status << ": " << c.message << "\n";
       if (!c.hint.empty()) out << "       hint: " << c.hint << "\n";
     }
@@ -132,8 +132,9 @@ json gradescope_results(const std::vector<LabResult>& results) {
       tests.push_back({{"name", r.lab + ": " + c.name},
                        {"score", c.points},
                        {"max_score", c.max_points},
-                       {"status", c.status == "passed" ? "passed" : "failed"},
-                       {"output", c.status == "passed" ? std::string("passed") : c.status + ": " + case_explanation(c)},
+                       {"status", c.status == "passed" && c.points >= c.max_points ? "passed" : "failed"},
+                       {"output", c.status == "passed" && c.points >= c.max_points ? std::string("passed")
+                                                                                    : c.status + ": " + case_explanation(c)},
                        {"visibility", c.visible ? "visible" : "after_published"}});
   }
   return {{"score", score}, {"output", output}, {"visibility", "visible"}, {"stdout_visibility", "hidden"}, {"tests", tests}};

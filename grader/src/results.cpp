@@ -1,13 +1,17 @@
 #include "results.hpp"
 
+#include <cmath>
+
 namespace grader {
 
 std::string dump_json(const json& j, int indent) { return j.dump(indent, ' ', false, json::error_handler_t::replace); }
 
+// Points are whole hundredths (the points policy rounds to them): the sum is rounded to hundredths
+// so that 2 + 0.4 + 0.6 is 3, not 3.0000000000000004.
 double LabResult::points() const {
   double total = 0;
   for (const CaseResult& c : cases) total += c.points;
-  return total;
+  return std::round(total * 100) / 100;
 }
 
 double LabResult::max_points() const {
@@ -18,7 +22,8 @@ double LabResult::max_points() const {
 
 json to_json(const CaseResult& c) {
   return {{"name", c.name},     {"visible", c.visible}, {"points", c.points},   {"max_points", c.max_points},
-          {"status", c.status}, {"message", c.message}, {"hint", c.hint},       {"seconds", c.seconds}};
+          {"status", c.status}, {"message", c.message}, {"hint", c.hint},       {"seconds", c.seconds},
+          {"kind", c.kind}};
 }
 
 json to_json(const LabResult& r) {
@@ -40,7 +45,8 @@ LabResult lab_result_from_json(const json& j) {
   for (const json& c : j.at("cases"))
     r.cases.push_back({c.at("name").get<std::string>(), c.at("visible").get<bool>(), c.at("points").get<double>(),
                        c.at("max_points").get<double>(), c.at("status").get<std::string>(),
-                       c.at("message").get<std::string>(), c.at("hint").get<std::string>(), c.at("seconds").get<double>()});
+                       c.at("message").get<std::string>(), c.at("hint").get<std::string>(), c.at("seconds").get<double>(),
+                       c.value("kind", "case")});
   return r;
 }
 

@@ -17,6 +17,8 @@ struct CaseResult {
   std::string message;  // what went wrong, in plain words
   std::string hint;     // the typical mistake it matches, if any
   double seconds = 0;
+  // case (correctness) | speed | safety | algorithm: the spec's points policy scales all but "case"
+  std::string kind = "case";
 };
 
 struct LabResult {

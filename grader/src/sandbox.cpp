@@ -1,6 +1,7 @@
 #include "sandbox.hpp"
 
 #include <fcntl.h>
+#include <sched.h>
 #include <signal.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
@@ -9,6 +10,7 @@
 
 #include <chrono>
 #include <cstring>
+#include <nlohmann/json.hpp>
 #include <thread>
 
 #include "files.hpp"
@@ -23,7 +25,28 @@ bool says_out_of_memory(const std::string& text) {
   return false;
 }
 
+// Whether CPUs 0 .. count-1 are all in this process's affinity mask.
+bool first_cpus_usable(int count) {
+  cpu_set_t mine;
+  CPU_ZERO(&mine);
+  if (sched_getaffinity(0, sizeof mine, &mine) != 0 || count > CPU_SETSIZE) return false;
+  for (int cpu = 0; cpu < count; ++cpu)
+    if (!CPU_ISSET(cpu, &mine)) return false;
+  return true;
+}
+
 }  // namespace
+
+StepThreads step_threads(const std::vector<std::string>& argv, int fallback) {
+  for (std::size_t i = 0; i + 1 < argv.size(); ++i) {
+    if (argv[i] != "--case") continue;
+    const nlohmann::json params = nlohmann::json::parse(argv[i + 1], nullptr, false);  // no exceptions
+    if (!params.is_object() || !params.contains("pocl_threads") || !params["pocl_threads"].is_number_unsigned()) break;
+    const int count = int(std::clamp<std::uint64_t>(params["pocl_threads"].get<std::uint64_t>(), 1, 256));
+    return {count, count >= 2 && first_cpus_usable(count)};
+  }
+  return {fallback, false};
+}
 
 std::string ChildOutcome::reason(const SandboxLimits& limits) const {
   const std::string memory = "ran out of memory (limit " + std::to_string(limits.memory_mb) + " MB)";
@@ -54,6 +77,7 @@ ChildOutcome run_in_sandbox(const std::vector<std::string>& argv, const SandboxL
   for (const std::string& a : argv) args.push_back(const_cast<char*>(a.c_str()));
   args.push_back(nullptr);
 
+  const StepThreads threads = step_threads(argv, limits.pocl_threads);
   ChildOutcome outcome;
   const auto start = std::chrono::steady_clock::now();
   const pid_t parent = getpid();
@@ -67,7 +91,7 @@ ChildOutcome run_in_sandbox(const std::vector<std::string>& argv, const SandboxL
     prctl(PR_SET_PDEATHSIG, SIGKILL);
     if (getppid() != parent) _exit(125);  // the grader died before the death signal was armed
     const rlim_t bytes = rlim_t(limits.memory_mb) << 20;
-    const rlim_t cpu = rlim_t(limits.seconds * limits.pocl_threads) + 10;  // a backstop to the wall clock
+    const rlim_t cpu = rlim_t(limits.seconds * threads.count) + 10;  // a backstop to the wall clock
     const struct rlimit memory{bytes, bytes}, no_core{0, 0}, cpu_time{cpu, cpu};
     setrlimit(RLIMIT_AS, &memory);
     setrlimit(RLIMIT_CORE, &no_core);
@@ -75,8 +99,11 @@ ChildOutcome run_in_sandbox(const std::vector<std::string>& argv, const SandboxL
     const struct rlimit file_size{rlim_t(256) << 20, rlim_t(256) << 20};  // no file a child writes grows past 256 MiB
     setrlimit(RLIMIT_FSIZE, &file_size);
     setenv("POCL_CACHE_DIR", limits.pocl_cache.c_str(), 1);
-    setenv("POCL_MAX_PTHREAD_COUNT", std::to_string(limits.pocl_threads).c_str(), 1);
-    setenv("OMP_NUM_THREADS", std::to_string(limits.pocl_threads).c_str(), 1);
+    setenv("POCL_MAX_PTHREAD_COUNT", std::to_string(threads.count).c_str(), 1);
+    setenv("OMP_NUM_THREADS", std::to_string(threads.count).c_str(), 1);
+    if (threads.pinned) setenv("POCL_AFFINITY", "1", 1);
+    else unsetenv("POCL_AFFINITY");
+    for (const auto& [name, value] : limits.environment) setenv(name.c_str(), value.c_str(), 1);
     const int fd = ::open(log.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
     if (fd >= 0) {
       dup2(fd, STDOUT_FILENO);

@@ -15,6 +15,7 @@ struct SandboxLimits {
   int pocl_threads = 1;
   std::filesystem::path pocl_cache;  // private to one submission x lab
   std::size_t output_bytes = 64 * 1024;  // output kept: its head and its tail, half each
+  std::vector<std::pair<std::string, std::string>> environment{};  // set in the child besides the above
 };
 
 struct ChildOutcome {
@@ -26,6 +27,18 @@ struct ChildOutcome {
   // "crashed with SIGSEGV", "ran past its 10 s time limit", "ran out of memory (limit 1024 MB)", ...
   std::string reason(const SandboxLimits& limits) const;
 };
+
+// The PoCL threads one step runs with. A case may ask for its own count with its field
+// `pocl_threads` (lab 08's contention cases: work-groups must run at the same time for their
+// atomics to meet), read from the step's `--case` argument; otherwise `fallback` (--pocl-threads).
+// A case's threads are pinned one to a CPU (POCL_AFFINITY) when CPUs 0 .. count-1 are all this
+// process's to use (PoCL pins worker i to CPU i and aborts where it cannot), so that they run at
+// the same time instead of taking turns on one core.
+struct StepThreads {
+  int count = 1;
+  bool pinned = false;
+};
+StepThreads step_threads(const std::vector<std::string>& argv, int fallback);
 
 // Runs argv[0] with its arguments in `workdir`; stdout and stderr go to files there.
 ChildOutcome run_in_sandbox(const std::vector<std::string>& argv, const SandboxLimits& limits,

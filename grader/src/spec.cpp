@@ -46,6 +46,8 @@ double LabSpec::max_points(bool visible_only, bool with_safety) const {
   if (speed && (speed->visible || !visible_only)) total += speed->points;
   if (safety && with_safety && (safety->visible || !visible_only))
     for (const auto& check : safety->checks) total += check.second;
+  if (algorithm && with_safety && (algorithm->visible || !visible_only))
+    for (const AlgorithmCheck& check : algorithm->checks) total += check.points;
   return total;
 }
 
@@ -81,6 +83,57 @@ SafetySpec load_safety(const std::string& where, const json& node, const LabDriv
   }
   return s;
 }
+AlgorithmSpec load_algorithm(const std::string& where, const json& node, const LabSpec& spec) {
+  const Reader r{where + ": algorithm", node};
+  if (!node.is_object()) r.fail("", "must be a JSON object");
+  if (!spec.safety) r.fail("", "needs a safety case: the algorithm is measured in the safety run");
+  AlgorithmSpec a;
+  const std::string visibility = r.text("visibility");
+  if (visibility != "visible" && visibility != "hidden") r.fail("visibility", "must be \"visible\" or \"hidden\"");
+  a.visible = visibility == "visible";
+  const json& checks = r.need("checks");
+  if (!checks.is_array() || checks.empty()) r.fail("checks", "must be a non-empty array");
+  for (std::size_t i = 0; i < checks.size(); ++i) {
+    const Reader c{where + ": algorithm.checks[" + std::to_string(i) + "]", checks[i]};
+    if (!checks[i].is_object()) c.fail("", "must be a JSON object");
+    AlgorithmCheck k;
+    k.kernel = c.text("kernel");
+    k.points = c.number("points", 0, true);
+    k.expect = c.text("expect");
+    k.ops = c.text("ops");
+    if (checks[i].contains("span_at_most")) {  // absent: the span is measured and reported, not bounded
+      const json& span = checks[i]["span_at_most"];
+      const Reader sr{where + ": algorithm.checks[" + std::to_string(i) + "].span_at_most", span};
+      if (!span.is_object()) c.fail("span_at_most", "must be {\"log2_local\": a, \"plus\": b}");
+      const auto at_least_zero = [&](const std::string& field) {
+        if (!span.contains(field) || !span[field].is_number() || span[field].get<double>() < 0) sr.fail(field, "must be a number >= 0");
+        return span[field].get<double>();
+      };
+      k.span_bounded = true;
+      k.span_log2 = at_least_zero("log2_local");
+      k.span_plus = at_least_zero("plus");
+    }
+    if (checks[i].contains("hint")) k.hint = c.text("hint");
+    k.busiest_share = c.number("busiest_share_at_most", 1);
+    if (k.busiest_share > 1) c.fail("busiest_share_at_most", "must be at most 1");
+    if (!k.span_bounded && k.busiest_share >= 1)
+      c.fail("", "checks nothing: give span_at_most, busiest_share_at_most below 1, or both");
+    if (checks[i].contains("unit")) {
+      k.unit = checks[i]["unit"];
+      if (!k.unit.is_object()) c.fail("unit", "must be an object of case fields, e.g. {\"rung\": 3}");
+      bool matched = false;
+      for (const CaseSpec& cs : spec.cases) {
+        bool all = true;
+        for (const auto& [key, value] : k.unit.items()) all &= cs.params.contains(key) && cs.params.at(key) == value;
+        matched |= all;
+      }
+      if (!matched) c.fail("unit", k.unit.dump() + " matches no case");
+    }
+    a.checks.push_back(k);
+  }
+  return a;
+}
+
 }  // namespace
 
 LabSpec load_spec(const std::filesystem::path& file) {
@@ -101,6 +154,9 @@ LabSpec load_spec(const std::filesystem::path& file) {
   spec.kernel_file = top.text("kernel_file");
   spec.compare = top.text("compare");
   spec.tolerance = top.need("tolerance");
+  spec.points_policy = top.text("points_policy");
+  if (std::find(kPointsPolicies.begin(), kPointsPolicies.end(), spec.points_policy) == kPointsPolicies.end())
+    top.fail("points_policy", "must be \"earned-with-correctness\", not \"" + spec.points_policy + "\"");
   spec.build_time_limit_s = top.number("build_time_limit_s", 60);
   spec.memory_limit_mb = std::size_t(top.number("memory_limit_mb", 1024));
   const double default_time = top.number("time_limit_s", 10);
@@ -137,6 +193,7 @@ LabSpec load_spec(const std::filesystem::path& file) {
     spec.cases.push_back(c);
   }
   if (doc.contains("safety")) spec.safety = load_safety(file.string(), doc["safety"], driver);
+  if (doc.contains("algorithm")) spec.algorithm = load_algorithm(file.string(), doc["algorithm"], spec);
   if (doc.contains("speed")) {
     const Reader r{file.string() + ": speed", doc["speed"]};
     SpeedSpec s;

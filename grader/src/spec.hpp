@@ -48,18 +48,47 @@ struct SpeedSpec {
 };
 inline const std::string kSpeedCase = "speed against the solution";
 
+// One algorithm check: how a kernel's work-groups must share their combining operations, measured
+// under Oclgrind by the kit's work/span plugin in the safety run. For every work-group of L >= 2
+// work-items: span (the longest chain of operations one after another, a barrier phase counting
+// its busiest work-item) <= span_log2 * log2(L) + span_plus, and no work-item does more than
+// busiest_share of the group's operations. `unit` (e.g. {"rung": 3}) names the cases whose
+// correctness points this check's points follow; empty: every case.
+struct AlgorithmCheck {
+  std::string kernel;
+  double points = 0;
+  json unit = json::object();
+  bool span_bounded = false;  // whether span_at_most was given
+  double span_log2 = 1, span_plus = 0;
+  double busiest_share = 1;
+  std::string ops = "adds";  // what the operations are called in messages
+  std::string expect;        // the shape asked for, in words: "a tree: log2 L levels of adds"
+  std::string hint;          // shown when the check fails; empty: the tree's hint
+};
+struct AlgorithmSpec {
+  bool visible = true;
+  std::vector<AlgorithmCheck> checks;
+};
+
 inline const std::vector<std::string> kSafetyKinds = {"data-race", "barrier-divergence", "invalid-access", "uninitialized"};
+
+// How the points that are not correctness points (memory safety, speed, algorithm) are earned.
+// "earned-with-correctness": each such check earns its points times the fraction of the case points
+// the same kernel earned (a kernel that computes nothing right earns nothing for running cleanly).
+inline const std::vector<std::string> kPointsPolicies = {"earned-with-correctness"};
 
 struct LabSpec {
   std::filesystem::path file;
   std::string sha256;  // of the spec file's bytes: references record it to detect stale ones
   std::string lab, title, kernel_file, compare;
   json tolerance;
+  std::string points_policy = "earned-with-correctness";
   double build_time_limit_s = 60;
   std::size_t memory_limit_mb = 1024;
   std::vector<CaseSpec> cases;
   std::optional<SafetySpec> safety;
   std::optional<SpeedSpec> speed;
+  std::optional<AlgorithmSpec> algorithm;  // measured in the safety run, so only with one
 
   double max_points(bool visible_only = false, bool with_safety = true) const;
 };

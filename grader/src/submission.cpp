@@ -91,14 +91,18 @@ std::optional<FoundKernel> find_kernel(const std::filesystem::path& root, const 
   return found;
 }
 
-std::vector<std::string> screen_kernel_source(const std::string& text, const std::string& shown_as,
+std::vector<std::string> screen_kernel_source(const std::string& bytes, const std::string& shown_as,
                                               const std::vector<kit::KernelSignature>& kernels) {
   std::vector<std::string> problems;
-  if (text.size() > kMaxKernelBytes) {
-    problems.push_back(shown_as + ": " + std::to_string(text.size()) + " bytes, above the limit of " +
+  if (bytes.size() > kMaxKernelBytes) {
+    problems.push_back(shown_as + ": " + std::to_string(bytes.size()) + " bytes, above the limit of " +
                        std::to_string(kMaxKernelBytes) + " bytes for a kernel file");
     return problems;
   }
+  if (const std::string problem = kit::encoding_problem(bytes, shown_as); !problem.empty()) return {problem};
+  // The text the compiler is given: lines and columns count as in the student's editor.
+  const std::string text = kit::editor_text(bytes);
+  const std::size_t bom = bytes.size() - text.size();  // a byte-order mark's bytes, gone from `text`
   if (const auto nul = text.find('\0'); nul != std::string::npos) {
     problems.push_back(shown_as + ": a NUL byte at line " + std::to_string(line_of(text, nul)) +
                        ": this is a binary file, not OpenCL C source");
@@ -107,7 +111,7 @@ std::vector<std::string> screen_kernel_source(const std::string& text, const std
   for (std::size_t i = 0; i < text.size();) {
     const std::size_t n = utf8_length(text, i);
     if (n == 0) {
-      problems.push_back(shown_as + ":" + std::to_string(line_of(text, i)) + ": byte " + std::to_string(i + 1) +
+      problems.push_back(shown_as + ":" + std::to_string(line_of(text, i)) + ": byte " + std::to_string(bom + i + 1) +
                          " is not UTF-8 text; save the file as UTF-8");
       return problems;
     }

@@ -23,8 +23,10 @@ struct FoundKernel {
 std::optional<FoundKernel> find_kernel(const std::filesystem::path& root, const std::string& name);
 
 // Problems that stop a kernel file from being built, each naming the line or byte at fault: over
-// kMaxKernelBytes, a NUL byte (binary file), invalid UTF-8, a preprocessor directive that reads
-// other files (#include, #include_next, #import, #embed), or an expected kernel not declared.
+// kMaxKernelBytes, UTF-16 or UTF-32 (kit::encoding_problem), a NUL byte (binary file), invalid UTF-8,
+// a preprocessor directive that reads other files (#include, #include_next, #import, #embed), or an
+// expected kernel not declared. Lines count as in kit::editor_text (a UTF-8 byte-order mark, CRLF
+// and lone CR line ends are fine).
 std::vector<std::string> screen_kernel_source(const std::string& text, const std::string& shown_as,
                                               const std::vector<kit::KernelSignature>& kernels);
 

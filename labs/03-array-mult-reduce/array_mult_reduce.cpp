@@ -99,6 +99,22 @@ double giga_numbers_per_second(std::size_t elements, double seconds) {
   return double(elements) / seconds / 1e9;
 }
 
+kit::Verdict check(const Case& c, const Inputs& in, const Outputs& out, const Expected& e) {
+  if (out.partials.size() != e.groups.size())
+    return {false, "expected " + std::to_string(e.groups.size()) + " partial sums, got " + std::to_string(out.partials.size()), ""};
+  if (const auto m = first_wrong_group(c, out, e)) {
+    const std::string tol = m->tolerance == 0 ? "exact" : "tolerance " + kit::format_number(m->tolerance);
+    return {false,
+            "work-group " + std::to_string(m->group) + " of " + std::to_string(c.groups()) + ": expected " +
+                kit::format_number(m->expected) + ", got " +
+                (std::isnan(m->got) ? "nothing (never written)" : kit::format_number(m->got)) + " (" + tol + ")",
+            diagnose(c, in, out, *m)};
+  }
+  if (!within(out.total, e.total.value, total_tolerance(c, e)))
+    return {false, "host total: expected " + kit::format_number(e.total.value) + ", got " + kit::format_number(out.total), ""};
+  return {};
+}
+
 }  // namespace lab03
 
 namespace lab03 {
@@ -147,10 +163,10 @@ std::string diagnose(const Case& c, const Inputs& in, const Outputs& out, const 
     return "the sum matches products of neighbouring elements (dA[gid+1] * dB[gid]): index both arrays with "
            "get_global_id(0)";
   if (m.expected != 0 && same(2 * m.expected)) return "the sum is twice the right one: something is added twice";
-  if (L > 2)
-    return "no typical mistake matches this sum: check the mask (2*offset - 1, so that only every (2*offset)-th "
-           "work-item adds at a level) against the walk-through in the lab's README";
-  return "";
+  // Nothing known matches: say what differs, without guessing at the cause.
+  return "the sum is off by " + kit::format_number(m.got - m.expected) +
+         " and matches none of the mistakes the check knows (a missing barrier, neighbouring products, a sum "
+         "added twice); walk your loop through the README's drawing for L = " + std::to_string(L);
 }
 
 }  // namespace lab03

@@ -12,6 +12,7 @@
 #include "kit/program.hpp"
 #include "kit/reference.hpp"
 #include "kit/timing.hpp"
+#include "kit/verdict.hpp"
 
 namespace lab03 {
 
@@ -73,6 +74,9 @@ bool within(double got, double expected, double tolerance);  // false for NaN
 // One hint for a wrong work-group sum, naming the typical mistake whose result it matches (found
 // by recomputing what each mistake produces for that work-group); empty when none matches.
 std::string diagnose(const Case& c, const Inputs& in, const Outputs& out, const Mismatch& m);
+// The lab's verdict on a run, used by the program's --check, the grader and the tests: every
+// work-group's sum within its bound, then the host total; else what differs and the mistake it matches.
+kit::Verdict check(const Case& c, const Inputs& in, const Outputs& out, const Expected& e);
 
 // The lecture's figure of merit: N / seconds / 1e9.
 double giga_numbers_per_second(std::size_t elements, double seconds);

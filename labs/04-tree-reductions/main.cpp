@@ -56,12 +56,11 @@ int main(int argc, char** argv) {
       std::string verdict;
       if (check) {
         const lab04::Expected e = lab04::expected(c, in);
-        const auto diff = lab04::first_difference(c, out, e);
-        verdict = diff ? "FAIL" : "ok";
-        if (diff) {
+        const kit::Verdict v = lab04::check(c, in, out, e);
+        verdict = v.pass ? "ok" : "FAIL";
+        if (!v.pass) {
           status = 1;
-          const std::string hint = lab04::diagnose(c, in, out, e);
-          problems.push_back("rung " + std::to_string(r) + ": " + *diff + (hint.empty() ? "" : "\n        hint: " + hint));
+          problems.push_back("rung " + std::to_string(r) + ": " + v.message + (v.hint.empty() ? "" : "\n        hint: " + v.hint));
         }
       }
       std::printf("%-4d %-28s %8d %10.3f %8.2f %7.2fx %s\n", r, rung.kernel.c_str(), out.launches, out.timing.best * 1e3,

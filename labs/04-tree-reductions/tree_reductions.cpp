@@ -140,4 +140,10 @@ std::string diagnose(const Case& c, const std::vector<std::int32_t>& in, const O
   return "";
 }
 
+kit::Verdict check(const Case& c, const std::vector<std::int32_t>& in, const Outputs& out, const Expected& e) {
+  const auto diff = first_difference(c, out, e);
+  if (!diff) return {};
+  return {false, *diff, diagnose(c, in, out, e)};
+}
+
 }  // namespace lab04

@@ -11,6 +11,7 @@
 #include "kit/device.hpp"
 #include "kit/program.hpp"
 #include "kit/timing.hpp"
+#include "kit/verdict.hpp"
 
 namespace lab04 {
 
@@ -62,5 +63,7 @@ Expected expected(const Case& c, const std::vector<std::int32_t>& in);
 // nullopt when everything matches; and a hint naming the typical mistake it matches.
 std::optional<std::string> first_difference(const Case& c, const Outputs& out, const Expected& e);
 std::string diagnose(const Case& c, const std::vector<std::int32_t>& in, const Outputs& out, const Expected& e);
+// The lab's verdict on one rung's run (program --check, grader, tests): first_difference and diagnose.
+kit::Verdict check(const Case& c, const std::vector<std::int32_t>& in, const Outputs& out, const Expected& e);
 
 }  // namespace lab04

@@ -57,11 +57,11 @@ int main(int argc, char** argv) {
         const lab05::Expected e = lab05::expected(c, in);
         std::string verdict;
         if (check) {
-          const auto diff = lab05::difference(c, out, e);
-          verdict = diff ? "FAIL" : "ok";
-          if (diff) {
+          const kit::Verdict v = lab05::check(c, in, out, e);
+          verdict = v.pass ? "ok" : "FAIL";
+          if (!v.pass) {
             status = 1;
-            problems.push_back(*diff + "\n        hint: " + lab05::diagnose(c, in, out, e));
+            problems.push_back(v.message + (v.hint.empty() ? "" : "\n        hint: " + v.hint));
           }
         }
         std::printf("%-4s %-9s %7d %10.3f %8.2f %16.9g %16.9g %s\n", op.c_str(), m.c_str(), out.passes,

@@ -11,6 +11,7 @@
 #include "kit/device.hpp"
 #include "kit/program.hpp"
 #include "kit/timing.hpp"
+#include "kit/verdict.hpp"
 
 namespace lab05 {
 
@@ -69,5 +70,7 @@ double tolerance(const Case& c, const Expected& e);
 
 std::optional<std::string> difference(const Case& c, const Outputs& out, const Expected& e);
 std::string diagnose(const Case& c, const std::vector<float>& in, const Outputs& out, const Expected& e);
+// The lab's verdict on one method's run (program --check, grader, tests): difference and diagnose.
+kit::Verdict check(const Case& c, const std::vector<float>& in, const Outputs& out, const Expected& e);
 
 }  // namespace lab05

@@ -18,6 +18,26 @@ const std::vector<kit::KernelSignature>& signatures() {
   return all;
 }
 
+Branch parse_branch(const std::string& text) {
+  if (text == "device") return Branch::Device;
+  if (text == "cpu") return Branch::Cpu;
+  if (text == "gpu") return Branch::Gpu;
+  throw kit::Error("branch '" + text + "' is not one of: device (the device type picks), cpu (-D CONTIGUOUS), gpu (the grid-stride loop)");
+}
+
+std::string to_string(Branch branch) {
+  switch (branch) {
+    case Branch::Device: return "device";
+    case Branch::Cpu: return "cpu";
+    case Branch::Gpu: return "gpu";
+  }
+  return "";
+}
+
+bool contiguous(Branch branch, const cl::Device& device) {
+  return branch == Branch::Cpu || (branch == Branch::Device && (device.getInfo<CL_DEVICE_TYPE>() & CL_DEVICE_TYPE_CPU) != 0);
+}
+
 void validate(const Case& c) {
   if (c.local != 0 && (c.local & (c.local - 1)) != 0)
     throw kit::Error("local size " + std::to_string(c.local) + " is not a power of two (the local tree needs one)");
@@ -36,7 +56,8 @@ Runner::Runner(const kit::Runtime& rt, const std::filesystem::path& kernel_file,
   const std::string name = shown_as.empty() ? kernel_file.string() : shown_as;
   const bool cpu = (rt.device.getInfo<CL_DEVICE_TYPE>() & CL_DEVICE_TYPE_CPU) != 0;
   const Case& c = c_;
-  cl::Program program = kit::build_program(rt.context, rt.device, kernel_file, cpu ? "-D CONTIGUOUS" : "", name);
+  contiguous_ = lab06::contiguous(c.branch, rt.device);
+  cl::Program program = kit::build_program(rt.context, rt.device, kernel_file, contiguous_ ? "-D CONTIGUOUS" : "", name);
   dot_ = kit::make_kernel(program, signatures()[0], name);
   sum_ = kit::make_kernel(program, signatures()[1], name);
   if (c_.local == 0) {  // the default shape: see Case::local
@@ -101,6 +122,7 @@ Outputs Runner::run(int warmup, int repeats) {
   out.result = host_result_;
   out.groups = groups_;
   out.local = c_.local;
+  out.contiguous = contiguous_;
   return out;
 }
 
@@ -143,13 +165,56 @@ std::optional<std::string> difference(const Case& c, const Outputs& out, const E
   if (out.local) ran.local = out.local;  // the work-group size actually used (c.local may say "default")
   const double tol = tolerance(ran, out.groups, e);
   if (std::fabs(out.result - e.value) <= tol) return std::nullopt;
-  char text[256];
-  std::snprintf(text, sizeof text, "dot product of %zu elements (%zu work-groups of %zu, combined on the %s): expected %.9g, got %.9g (%s%.3g)",
-                c.elements, out.groups, ran.local, c.device_combine ? "device" : "host", e.value, out.result,
+  char text[384];
+  std::snprintf(text, sizeof text, "dot product of %zu elements (%zu work-groups of %zu, the %s, combined on the %s): expected %.9g, got %.9g (%s%.3g)",
+                c.elements, out.groups, ran.local, out.contiguous ? "CPU branch (-D CONTIGUOUS)" : "GPU branch (the grid-stride loop)",
+                c.device_combine ? "device" : "host", e.value, out.result,
                 tol == 0 ? "exact" : "tolerance ", tol == 0 ? 0.0 : tol);
   std::string message = text;
   if (tol == 0) message = message.substr(0, message.rfind(" (")) + " (exact)";
   return message;
+}
+
+std::string diagnose(const Case& c, const Inputs& in, const Outputs& out, const Expected& e) {
+  const std::string branch = out.contiguous ? "the CPU branch (-D CONTIGUOUS, TODO 1a)" : "the GPU branch (the grid-stride loop, TODO 1b)";
+  if (std::isnan(out.result)) return "the result is NaN: a partial sum was never written, or read from past the end";
+  if (out.result == 0 && e.value != 0) return "the result is 0: in " + branch + ", does every work-item add its products?";
+  Case ran = c;
+  if (out.local) ran.local = out.local;
+  const double tol = tolerance(ran, out.groups, e);
+  double tail = 0;  // the products of the last n % 4 elements, which no float4 covers
+  for (std::size_t i = c.elements / 4 * 4; i < c.elements; ++i) tail += double(in.a[i]) * double(in.b[i]);
+  const auto near = [&](double value) { return std::fabs(out.result - value) <= tol; };
+  if (tail != 0 && near(e.value - tail))
+    return "the result lacks exactly the products of the last " + std::to_string(c.elements % 4) +
+           " elements: the scalar tail (elements 4 * (n / 4) ... n - 1) is not added";
+  if (tail != 0 && near(e.value + tail))
+    return "the last " + std::to_string(c.elements % 4) +
+           " elements' products are added twice: by the scalar tail and by a float4 that reaches past n (a loop bound "
+           "one float4 too far: i <= n / 4), or by two work-items in the tail";
+  // One float4 chunk missing (a loop bound one chunk short, a chunk skipped): which one, when only
+  // one chunk's products explain the difference.
+  std::size_t matches = 0, chunk = 0;
+  for (std::size_t k = 0; k < c.elements / 4; ++k) {
+    double products = 0;
+    for (std::size_t i = 4 * k; i < 4 * k + 4; ++i) products += double(in.a[i]) * double(in.b[i]);
+    if (products != 0 && near(e.value - products) && matches++ == 0) chunk = k;
+  }
+  if (matches == 1)
+    return "the result lacks exactly the products of float4 number " + std::to_string(chunk) + " (elements " +
+           std::to_string(4 * chunk) + " ... " + std::to_string(4 * chunk + 3) + ") of " + std::to_string(c.elements / 4) +
+           ": in " + branch + ", a loop stops one float4 early or skips one";
+  if (matches > 1)
+    return "the result lacks the products of one float4 (" + std::to_string(matches) +
+           " of them would explain it, so which one cannot be told): in " + branch + ", check the loop's first index and bound";
+  return "the result is off by " + kit::format_number(out.result - e.value) + " in " + branch +
+         "; it matches none of the mistakes the check knows (nothing added, the tail missing or added twice, one float4 missing)";
+}
+
+kit::Verdict check(const Case& c, const Inputs& in, const Outputs& out, const Expected& e) {
+  const auto diff = difference(c, out, e);
+  if (!diff) return {};
+  return {false, *diff, diagnose(c, in, out, e)};
 }
 
 double speed_ratio(Runner& candidate, Runner& baseline, int pairs) {

@@ -13,12 +13,21 @@
 #include "kit/device.hpp"
 #include "kit/program.hpp"
 #include "kit/timing.hpp"
+#include "kit/verdict.hpp"
 
 namespace lab06 {
 
 inline const std::string kLab = "06-cascade-reduction";
 inline const std::string kKernelFile = "CascadeDot.cl";
 const std::vector<kit::KernelSignature>& signatures();  // DotCascade, SumPartials
+
+// Which branch of DotCascade the host builds: the one the device type picks (-D CONTIGUOUS on a
+// CPU, the grid-stride loop elsewhere), or one forced, so that a CPU can run the GPU's branch too
+// (the grader grades both on PoCL; the program's --branch).
+enum class Branch { Device, Cpu, Gpu };
+Branch parse_branch(const std::string& text);  // "device", "cpu", "gpu"; kit::Error lists them
+std::string to_string(Branch branch);
+bool contiguous(Branch branch, const cl::Device& device);  // builds with -D CONTIGUOUS (the CPU branch)?
 
 struct Case {
   std::size_t elements = std::size_t(64) << 20;
@@ -27,6 +36,7 @@ struct Case {
   kit::DataKind kind = kit::DataKind::Reals;
   std::uint64_t seed = 1;
   bool device_combine = false;  // SumPartials on the device instead of adding partials on the host
+  Branch branch = Branch::Device;
 };
 // A CPU core runs its work-groups one after another: a few per core balance the load. A GPU wants
 // enough groups in flight to hide memory latency: on the H200 (256Mi, L = 256), 64 per compute unit
@@ -45,6 +55,7 @@ struct Outputs {
   double result = 0;  // the dot product: partials added on the host in double, or SumPartials' float
   std::vector<float> partials;
   std::size_t groups = 0, local = 0;
+  bool contiguous = false;  // the branch that ran: -D CONTIGUOUS (the CPU's) or the grid-stride loop
   kit::Timing timing;  // the launch(es), and the partials' read-back and host add when combined there
   double kernel_best = 0;  // DotCascade's own device time (profiling event), best of the timed runs
 };
@@ -58,11 +69,13 @@ class Runner {
   Outputs run(int warmup, int repeats);  // timed, with the last run's outputs
   std::size_t groups() const { return groups_; }
   std::size_t local() const { return c_.local; }
+  bool contiguous() const { return contiguous_; }
 
  private:
   const kit::Runtime& rt_;
   Case c_;
   std::size_t groups_;
+  bool contiguous_ = false;
   cl::Kernel dot_, sum_;
   cl::Buffer a_, b_, partials_, result_;
   std::vector<float> host_partials_;
@@ -84,6 +97,11 @@ Expected expected(const Inputs& in);
 // float8 sums, 4 to fold them into float4, r in the float4 loop, and q + 4 + r <= p.
 double tolerance(const Case& c, std::size_t groups, const Expected& e);
 std::optional<std::string> difference(const Case& c, const Outputs& out, const Expected& e);
+// The typical mistake a wrong result matches, computed from the inputs: nothing added, the scalar
+// tail (the last n % 4 products) missing or added twice; otherwise how far off it is, no guess.
+std::string diagnose(const Case& c, const Inputs& in, const Outputs& out, const Expected& e);
+// The lab's verdict on one run (program --check, grader, tests): difference and diagnose.
+kit::Verdict check(const Case& c, const Inputs& in, const Outputs& out, const Expected& e);
 
 // kit::median_speed_ratio of two runners: above 1 the candidate is faster.
 double speed_ratio(Runner& candidate, Runner& baseline, int pairs);

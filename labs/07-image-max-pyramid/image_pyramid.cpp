@@ -353,6 +353,16 @@ std::string diagnose(const Case& c, const Summary& s, const std::vector<Level>* 
   const auto crosses_edge = [&](const WrongTexel& t) { return b * t.x + b > src.width || b * t.y + b > src.height; };
   const std::size_t column = src.width % b != 0, row = src.height % b != 0;
   const std::size_t edge_texels = column * right.height + row * right.width - column * row;
+  // The host fills the images with infinity: a texel still holding it was never written, or (at
+  // an edge) combined a texel read past src_size. Only the edge leaves both possible.
+  const bool all_infinite = all([&](const WrongTexel& t) { return std::isinf(t.got); });
+  if (all_infinite && !all(crosses_edge))
+    return "the wrong texels still hold the infinity the host filled the image with: they were never written (every "
+           "work-item whose texel lies inside the level must write_imagef it)";
+  if (all_infinite)
+    return "the wrong texels, at the right or bottom edge of the level, hold the infinity the host filled the images "
+           "with: either they were never written, or each one's block reaches past the last column or row of the source "
+           "level (" + size_text(src.width, src.height) + "; clamp each coordinate to src_size - 1 with min())";
   if (s.wrong->count <= edge_texels && all(crosses_edge)) {
     if (all([&](const WrongTexel& t) { return t.got == 0.0f; }))
       return "a 0 came from outside the source level at its right or bottom edge (CLK_ADDRESS_CLAMP's border): clamp "
@@ -398,6 +408,12 @@ void write_pgm(const std::filesystem::path& file, const Level& level, const std:
                           : 128;
   out.write(reinterpret_cast<const char*>(pixels.data()), std::streamsize(pixels.size()));
   if (!out) throw kit::Error("cannot write " + file.string());
+}
+
+kit::Verdict check(const Case& c, const Summary& s, const Expected& e, const std::vector<Level>* host) {
+  const auto diff = difference(c, s, e, host);
+  if (!diff) return {};
+  return {false, *diff, diagnose(c, s, host)};
 }
 
 }  // namespace lab07

@@ -12,6 +12,7 @@
 #include "kit/device.hpp"
 #include "kit/program.hpp"
 #include "kit/timing.hpp"
+#include "kit/verdict.hpp"
 
 namespace lab07 {
 
@@ -136,6 +137,9 @@ std::optional<std::string> difference(const Case& c, const Summary& s, const Exp
                                       const std::vector<Level>* host = nullptr);
 // The typical mistake the wrong texels match, or general advice.
 std::string diagnose(const Case& c, const Summary& s, const std::vector<Level>* host = nullptr);
+// The lab's verdict on one run (program --check, grader, tests): difference and diagnose; `host`,
+// the host pyramid, is computed from the case when not given.
+kit::Verdict check(const Case& c, const Summary& s, const Expected& e, const std::vector<Level>* host = nullptr);
 
 // A binary PGM (P5, 8 bits): the level's own min maps to 0 and its max to 255 (all 128 when
 // every texel is equal).

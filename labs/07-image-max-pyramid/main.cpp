@@ -80,13 +80,12 @@ int main(int argc, char** argv) {
       std::printf("%34s %10.3f\n", "total, enqueue to finish", out.timing.best * 1e3);
       std::string verdict;
       if (check) {
-        const auto diff = lab07::difference(c, lab07::summarize(out, host), e, &host);
-        verdict = diff ? "  FAIL" : "  ok";
-        if (diff) {
+        const kit::Verdict v = lab07::check(c, lab07::summarize(out, host), e, &host);
+        verdict = v.pass ? "  ok" : "  FAIL";
+        if (!v.pass) {
           status = 1;
-          const std::string hint = lab07::diagnose(c, lab07::summarize(out, host), &host);
-          problems.push_back(std::to_string(b) + "x" + std::to_string(b) + ": " + *diff +
-                             (hint.empty() ? "" : "\n        hint: " + hint));
+          problems.push_back(std::to_string(b) + "x" + std::to_string(b) + ": " + v.message +
+                             (v.hint.empty() ? "" : "\n        hint: " + v.hint));
         }
       }
       std::printf("result %.9g, host %s %.9g%s\n", out.result, op.c_str(), e.value, verdict.c_str());

@@ -109,6 +109,8 @@ void validate(const Case& c) {
   if (c.run < 2 || c.run > kMaxRun || !power_of_two(c.run))
     throw kit::Error("run length " + str(c.run) + " must be a power of two from 2 to 2^20 = " + str(kMaxRun) +
                      " (the pairwise sum reduces a run in tree passes of up to L elements)");
+  if (c.positive && c.part != Part::AtomicInt && c.part != Part::AtomicFloat)
+    throw kit::Error("positive data: only the atomic parts (atomic-int, atomic-float) take it");
   if (c.part == Part::AtomicFloat && ceil_div(c.elements, c.local) > (std::size_t(1) << 23))
     throw kit::Error(str(ceil_div(c.elements, c.local)) + " work-groups: the float total's rounding bound gamma_(G-1) "
                      "needs G below 2^23; use a larger local size");
@@ -118,13 +120,17 @@ void validate(const Case& c) {
 
 std::vector<std::int32_t> make_ints(const Case& c) {
   const std::vector<float> v = kit::make_data(kit::DataKind::Integers, c.seed, 8, c.elements);
-  return std::vector<std::int32_t>(v.begin(), v.end());
+  std::vector<std::int32_t> ints(v.begin(), v.end());
+  if (c.positive)
+    for (std::int32_t& x : ints) x = std::max(1, std::abs(x));
+  return ints;
 }
 
 std::vector<float> make_reals(const Case& c) { return kit::make_data(kit::DataKind::Reals, c.seed, 8, c.elements); }
 
 std::vector<float> make_whole_floats(const Case& c) {
-  return kit::make_data(kit::DataKind::Integers, c.seed, 8, c.elements);
+  const std::vector<std::int32_t> ints = make_ints(c);
+  return std::vector<float>(ints.begin(), ints.end());
 }
 
 float accuracy_value(std::uint64_t seed, std::uint64_t index) {
@@ -186,8 +192,10 @@ std::int64_t expected_int_sum(const std::vector<std::int32_t>& in) {
 
 FloatExpected expected_float_sum(const Case& c, const std::vector<float>& in) {
   std::int64_t sum = 0, abs = 0, abs_partials = 0, group = 0;
+  bool whole = true;
   for (std::size_t i = 0; i < in.size(); ++i) {
     const auto k = static_cast<std::int64_t>(std::ldexp(in[i], 23));  // exact: kit's reals are k * 2^-23
+    whole = whole && k % (std::int64_t(1) << 23) == 0;
     sum += k;
     abs += k < 0 ? -k : k;
     group += k;
@@ -196,10 +204,11 @@ FloatExpected expected_float_sum(const Case& c, const std::vector<float>& in) {
       group = 0;
     }
   }
-  return {std::ldexp(double(sum), -23), std::ldexp(double(abs), -23), std::ldexp(double(abs_partials), -23)};
+  return {std::ldexp(double(sum), -23), std::ldexp(double(abs), -23), std::ldexp(double(abs_partials), -23), whole};
 }
 
 double atomic_float_bound(const Case& c, const FloatExpected& e) {
+  if (e.whole && e.abs <= 0x1p24) return 0;  // whole numbers below 2^24: exact in any order
   const double tree = kit::gamma_float(kit::tree_depth(c.local));
   const std::size_t groups = ceil_div(c.elements, c.local);
   return tree * e.abs + kit::gamma_float(groups - 1) * (e.abs_partials + tree * e.abs);
@@ -214,20 +223,39 @@ std::optional<std::string> atomic_int_difference(const Case& c, std::int64_t got
 std::optional<std::string> atomic_float_difference(const Case& c, double got, const FloatExpected& e) {
   const double bound = atomic_float_bound(c, e);
   if (std::fabs(got - e.exact) <= bound) return std::nullopt;
-  return "the total of " + str(c.elements) + " reals over " + str(ceil_div(c.elements, c.local)) +
-         " work-groups: expected " + number(e.exact) + " (exact), got " + number(got) + ", tolerance " + number(bound) +
-         " (the trees' and the chain of atomic adds' rounding bound)";
+  const std::string what = "the total of " + str(c.elements) + (e.whole ? " whole numbers" : " reals") + " over " +
+                           str(ceil_div(c.elements, c.local)) + " work-groups: expected " + number(e.exact);
+  if (bound == 0) return what + ", got " + number(got) + " (exact: whole numbers below 2^24 add exactly in float, in any order)";
+  return what + " (exact), got " + number(got) + ", tolerance " + number(bound) + " (the trees' and the chain of atomic adds' rounding bound)";
 }
 
-std::string diagnose_atomic(const Case& c, double got, double expected) {
+// The mistakes a total shows by its value alone: not a number, nothing added, every work-item adding.
+std::optional<std::string> diagnose_total(const Case& c, double got, double expected) {
   const double near = 1e-3 * std::max(1.0, std::fabs(expected));
   if (std::isnan(got)) return "the total is not a number: was it written with anything but the compare-and-swap add?";
   if (got == 0 && expected != 0)
     return "the total is still 0: no work-group added its partial (one work-item per group adds scratch[0] to the total)";
   if (c.local > 1 && expected != 0 && std::fabs(got - double(c.local) * expected) <= near * double(c.local))
     return "L times the right total: every work-item of a group added the group's sum; only one (tid == 0) should";
+  return std::nullopt;
+}
+
+std::string diagnose_atomic(const Case& c, double got, double expected) {
+  if (auto known = diagnose_total(c, got, expected)) return *known;
   return "an update was lost or counted twice: each group must add its partial once, after the tree's last barrier, "
          "with an atomic operation (the compare-and-swap loop must retry until its swap succeeds)";
+}
+
+std::string diagnose_contention(const Case& c, double got, double expected, bool some_right) {
+  if (auto known = diagnose_total(c, got, expected)) return *known;
+  const std::string which = some_right ? "some launches were right and others lost updates"
+                                       : "every launch lost updates";
+  if (c.part == Part::AtomicInt)
+    return which + ": work-groups that run at the same time raced for the total; "
+           "add each partial with atomic_add (a plain += reads and writes in two steps, and another group can come between)";
+  return which + ": work-groups that run at the same time raced for the total. "
+         "A compare-and-swap fails when another group changed the total after it was read: the add must then start "
+         "again from a fresh read, in a loop, until atomic_cmpxchg returns the bits that were read";
 }
 
 // ---- Part 2 -------------------------------------------------------------------------------------
@@ -542,7 +570,7 @@ cl::Kernel Runner::kernel(const std::string& name, std::size_t local, std::size_
 }
 
 // One launch of a one-total kernel (`name`: sum_int_atomic or sum_float_atomic) over `in`, the
-// total zeroed before each run and read back after it; T is cl_int or cl_float.
+// total zeroed before each run and read back after it (every run's in out.totals); T is cl_int or cl_float.
 template <typename T>
 Sum Runner::atomic_total(const char* name, const Case& c, const std::vector<T>& in, int warmup, int repeats) {
   check_input(c, in);
@@ -562,6 +590,7 @@ Sum Runner::atomic_total(const char* name, const Case& c, const std::vector<T>& 
     rt_.queue.enqueueWriteBuffer(total, CL_FALSE, 0, sizeof(T), &zero);
     rt_.queue.enqueueNDRangeKernel(k, cl::NullRange, cl::NDRange(groups * L), cl::NDRange(L));
     rt_.queue.enqueueReadBuffer(total, CL_TRUE, 0, sizeof result, &result);
+    out.totals.push_back(result);
   });
   out.total = result;
   return out;

@@ -39,12 +39,15 @@ struct Case {
   std::size_t local = 256;
   std::uint64_t seed = 1;
   std::size_t run = std::size_t(1) << 16;  // accuracy: elements per run (a power of two)
+  // The atomic parts' data: whole numbers 1..8 instead of -8..8. Every work-group's partial is then
+  // positive, so a lost update always makes the total smaller (the grader's contention cases).
+  bool positive = false;
 };
 // L a power of two from 2 to 4096, 1 <= N <= 2^27, the run a power of two from 2 to 2^20.
 void validate(const Case& c);
 
 // ---- Data -------------------------------------------------------------------------------------
-std::vector<std::int32_t> make_ints(const Case& c);  // whole numbers -8..8 (kit's int data)
+std::vector<std::int32_t> make_ints(const Case& c);  // whole numbers -8..8 (kit's int data); 1..8 when c.positive
 std::vector<float> make_reals(const Case& c);        // multiples of 2^-23 in [-1, 1) (kit's real data)
 // The ints of make_ints as floats: the grader's data for the float atomic. For N <= 2^21 every sum
 // of them, in any order, is a whole number of at most 2^24 and exact in float, so the total is the same
@@ -73,6 +76,7 @@ struct Sum {
   double total = 0;        // the int total (exact), the float total, or the host's double sum of partials
   std::size_t groups = 0;  // G = ceil(N / L)
   kit::Timing timing;      // launch to the total on the host (read-back included)
+  std::vector<double> totals;  // every run's total, in order (warm-ups first): each must be right
 };
 
 // Exact references. Each real is k * 2^-23 with |k| < 2^23, so every sum below of at most 2^27
@@ -81,17 +85,24 @@ struct FloatExpected {
   double exact = 0;         // the sum
   double abs = 0;           // sum of |x|
   double abs_partials = 0;  // sum over work-groups of |exact group sum|
+  bool whole = false;       // every element a whole number (the grader's data)
 };
 std::int64_t expected_int_sum(const std::vector<std::int32_t>& in);
 FloatExpected expected_float_sum(const Case& c, const std::vector<float>& in);
 // Each group's tree rounds an element at most log2 L times: gamma_a * sum|x| (a = log2 L). The G
 // computed partials then meet in the total in some order, a chain of G - 1 rounded adds:
 // gamma_{G-1} * sum|computed partial| <= gamma_{G-1} * (abs_partials + gamma_a * sum|x|).
+// On whole numbers with sum|x| <= 2^24 (the grader's data) every partial sum, in any order, is a
+// whole number of at most 2^24, exact in float: the bound is 0, so a single lost update shows.
 double atomic_float_bound(const Case& c, const FloatExpected& e);
 
 std::optional<std::string> atomic_int_difference(const Case& c, std::int64_t got, std::int64_t expected);
 std::optional<std::string> atomic_float_difference(const Case& c, double got, const FloatExpected& e);
 std::string diagnose_atomic(const Case& c, double got, double expected);
+// The hint for a contention case (many launches of the same data on several threads) that lost
+// updates: a wrong value of a known kind, else work-groups that ran at the same time raced for the
+// total (a compare-and-swap without its retry, a plain +=), whether some launches were right or none.
+std::string diagnose_contention(const Case& c, double got, double expected, bool some_right);
 
 // ---- Part 2: accuracy --------------------------------------------------------------------------
 struct Method {

@@ -1,5 +1,6 @@
 #include "elementwise.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <cstring>
@@ -140,8 +141,21 @@ std::string diagnose(const Lab& lab, const Inputs& in, const Outputs& out, const
   if (lab.inputs == 3 && m->got == in[0][i] * in[1][i]) return "that is A * B alone: add C";
   if (lab.inputs == 3 && m->got == in[0][i] + in[1][i] + in[2][i]) return "that is A + B + C: multiply A and B";
   if (m->got == in[0][i] + in[1][i]) return "that is A + B: the lab multiplies";
-  if (m->got == 0 && m->expected != 0) return "the output is 0: is the result stored at index get_global_id(0)?";
+  if (m->got != m->expected && m->got == std::trunc(m->expected))
+    return "the output lost its fraction (" + kit::format_number(m->expected) + " became " + kit::format_number(m->got) +
+           "): keep the result a float, never an int";
+  const bool all_zero = std::all_of(out.values.begin(), out.values.end(), [](float v) { return v == 0; });
+  if (all_zero && m->expected != 0) return "every output is 0: is the result stored at index get_global_id(0)?";
   return "";
+}
+
+kit::Verdict check(const Lab& lab, const Case& c, const Inputs& in, const Outputs& out) {
+  const std::vector<float> want = expected(lab, in);
+  if (out.values.size() != want.size())
+    return {false, "expected " + std::to_string(want.size()) + " outputs, got " + std::to_string(out.values.size()), ""};
+  const auto wrong = first_wrong(want, out, &in);
+  if (!wrong && !out.written_past_end) return {};
+  return {false, describe(lab, c, out, wrong), diagnose(lab, in, out, wrong)};
 }
 
 int main(const Lab& lab, int argc, char** argv) {
@@ -186,12 +200,11 @@ int main(const Lab& lab, int argc, char** argv) {
       if (table) std::printf("%12s", kit::format_count(n).c_str());
       const Case probe{n, locals[0], kind, seed};
       const Inputs in = make_inputs(lab, probe);
-      const std::vector<float> want = expected(lab, in);
       for (std::size_t l : locals) {
         const Case c{n, l, kind, seed};
         const Outputs out = run(rt, lab, file, c, in, warmup, repeats);
-        const auto wrong = first_wrong(want, out, &in);
-        const bool bad = check && (wrong || out.written_past_end);
+        const kit::Verdict verdict = elementwise::check(lab, c, in, out);
+        const bool bad = check && !verdict.pass;
         const double best = double(n) / out.timing.best / 1e9;
         if (table) {
           std::printf("%9.3f%s", best, bad ? "!" : " ");
@@ -205,9 +218,8 @@ int main(const Lab& lab, int argc, char** argv) {
         if (bad) {
           status = 1;
           if (!table) {
-            std::printf("CHECK FAILED: %s\n", describe(lab, c, out, wrong).c_str());
-            const std::string hint = diagnose(lab, in, out, wrong);
-            if (!hint.empty()) std::printf("hint: %s\n", hint.c_str());
+            std::printf("CHECK FAILED: %s\n", verdict.message.c_str());
+            if (!verdict.hint.empty()) std::printf("hint: %s\n", verdict.hint.c_str());
           }
         } else if (check && !table) {
           std::printf("Check passed: all %zu outputs match, nothing written past the end.\n", n);

@@ -12,6 +12,7 @@
 #include "kit/device.hpp"
 #include "kit/program.hpp"
 #include "kit/timing.hpp"
+#include "kit/verdict.hpp"
 
 namespace elementwise {
 
@@ -60,6 +61,9 @@ struct Mismatch {
 std::optional<Mismatch> first_wrong(const std::vector<float>& want, const Outputs& out, const Inputs* in = nullptr);
 std::string describe(const Lab& lab, const Case& c, const Outputs& out, const std::optional<Mismatch>& m);
 std::string diagnose(const Lab& lab, const Inputs& in, const Outputs& out, const std::optional<Mismatch>& m);
+// The lab's verdict on a run, used by the program's --check, the grader and the tests: every output
+// exact and nothing written past the end, else what differs and the mistake it matches.
+kit::Verdict check(const Lab& lab, const Case& c, const Inputs& in, const Outputs& out);
 
 // The lab program's main: one case in detail, or a table over lists of sizes and local sizes.
 int main(const Lab& lab, int argc, char** argv);

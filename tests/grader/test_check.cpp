@@ -11,10 +11,11 @@ TEST_CASE("check fails the starter kernels with hints and passes the solutions")
   CHECK(starter.output.find("expected -21, got 0 (exact)") != std::string::npos);
   CHECK(starter.output.find("hint: every work-group's sum is 0") != std::string::npos);
   CHECK(starter.output.find("(hidden)") == std::string::npos);  // hidden cases are not run or shown
-  CHECK(starter.output.find("0 / 4 points") != std::string::npos);
+  CHECK(starter.output.find("0 / 8 points") != std::string::npos);  // 5 visible case points and the 3 of the algorithm
   const auto solved = test::run_program("grader", "check 03 --dir " + (kit::root() / "solutions").string());
   CHECK(solved.exit_code == 0);
-  CHECK(solved.output.find("All visible cases pass: 4 / 4 points") != std::string::npos);
+  CHECK(solved.output.find("All visible cases pass: 8 / 8 points") != std::string::npos);
+  CHECK(solved.output.find("PASS algorithm: ArrayMultReduce (measured under Oclgrind)") != std::string::npos);
 }
 
 TEST_CASE("check passes every lab's solution, safety included, and fails every starter") {
@@ -23,9 +24,11 @@ TEST_CASE("check passes every lab's solution, safety included, and fails every s
     const auto solved = test::run_program("grader", std::string("check ") + lab + " --races --dir " + (kit::root() / "solutions").string());
     CHECK(solved.exit_code == 0);
     CHECK(solved.output.find("All visible cases pass") != std::string::npos);
-    const auto starter = test::run_program("grader", std::string("check ") + lab);
+    const auto starter = test::run_program("grader", std::string("check ") + lab + " --races");
     CHECK(starter.exit_code == 1);
     CHECK(starter.output.find("hint: ") != std::string::npos);
+    // The points policy: an unedited starter earns nothing, safety and algorithm points included.
+    CHECK(starter.output.find("Not all visible cases pass: 0 / ") != std::string::npos);
   }
 }
 
@@ -65,4 +68,21 @@ TEST_CASE("a right but slow cascade loses speed points and is shown the spec's h
   CHECK(run.output.find("FAIL speed against the solution") != std::string::npos);   // ... but slow
   CHECK(run.output.find("of the solution's speed (median of 21 alternating runs; full points from 0.80)") != std::string::npos);
   CHECK(run.output.find("hint: the grader runs PoCL on one CPU core, so the CONTIGUOUS branch counts") != std::string::npos);
+}
+
+TEST_CASE("check names a kernel's printf instead of guessing an endless loop") {
+  // Lab 01's solution with a work-item printing without end: every visible case runs out of time
+  // with nothing printed (PoCL passes printf output on when a kernel ends), and the hint names the
+  // printf call's line.
+  test::TempDir dir;
+  const std::string solution = test::read(kit::root() / "solutions/01-array-mult/ArrayMult.cl");
+  std::filesystem::create_directories(dir / "01-array-mult");
+  test::write(dir / "01-array-mult" / "ArrayMult.cl",
+              test::replace_once(solution, "    if (gid < n)", "    while (gid == 0) printf(\"debug %d\\n\", gid);\n    if (gid < n)"));
+  const auto run = test::run_program("grader", "check 01 --dir " + dir.path.string());
+  INFO(run.output);
+  CHECK(run.exit_code == 1);
+  CHECK(run.output.find("timeout: ") != std::string::npos);
+  CHECK(run.output.find("hint: your kernel calls printf (ArrayMult.cl:8)") != std::string::npos);
+  CHECK(run.output.find("printf in a kernel is slow") != std::string::npos);
 }

@@ -44,7 +44,7 @@ TEST_CASE("the example class gets the grades written in EXPECTED.json") {
         {"memory safety: barrier divergence (Oclgrind)", "barrier-divergence"},
         {"memory safety: invalid memory accesses (Oclgrind)", "invalid-access"},
         {"memory safety: uninitialized values (Oclgrind)", "uninitialized"}};
-    int safety_seen = 0;
+    int safety_seen = 0, algorithm_seen = 0;
     for (const json& c : got["cases"]) {
       const std::string name = c["name"];
       CAPTURE(name);
@@ -59,6 +59,15 @@ TEST_CASE("the example class gets the grades written in EXPECTED.json") {
                 std::string::npos);
         continue;
       }
+      if (name.rfind("algorithm: ", 0) == 0) {
+        ++algorithm_seen;
+        const std::string status = want.value("algorithm", "passed");
+        if (status == "stopped") CHECK((c["status"] == "timeout" || c["status"] == "out-of-memory"));
+        else CHECK(c["status"] == status);
+        if (want.contains("algorithm_message"))
+          CHECK(c["message"].get<std::string>().find(want["algorithm_message"].get<std::string>()) != std::string::npos);
+        continue;
+      }
       const std::string status = want["cases"].contains(name) ? want["cases"][name] : want["cases"]["*"];
       CAPTURE(c["status"]);
       if (status == "failed") CHECK((c["status"] == "crashed" || c["status"] == "wrong" || c["status"] == "timeout"));
@@ -69,5 +78,6 @@ TEST_CASE("the example class gets the grades written in EXPECTED.json") {
         CHECK(c["hint"].get<std::string>().find(want["hint"][name].get<std::string>()) != std::string::npos);
     }
     CHECK(safety_seen == 4);
+    CHECK(algorithm_seen == 1);
   }
 }

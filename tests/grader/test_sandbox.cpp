@@ -1,6 +1,7 @@
 // The sandbox: time limits kill the whole process group, crashes and memory exhaustion are told
 // apart, and an ordinary exit passes its status through.
 #include <doctest/doctest.h>
+#include <sched.h>
 #include <signal.h>
 
 #include <chrono>
@@ -55,4 +56,30 @@ TEST_CASE("an ordinary exit passes its status, output and environment through") 
   CHECK(out.exit_code == 3);
   CHECK(out.output.find("threads=2") != std::string::npos);
   CHECK(out.output.find("cache=" + (dir / "cache").string()) != std::string::npos);
+}
+
+TEST_CASE("a case's pocl_threads sets its step's PoCL threads, pinned one to a CPU where the CPUs allow") {
+  // Lab 08's contention cases need work-groups running at the same time: the sandbox reads the
+  // count from the step's --case and pins the threads (POCL_AFFINITY) when CPUs 0 and 1 are usable.
+  cpu_set_t mine;
+  CPU_ZERO(&mine);
+  REQUIRE(sched_getaffinity(0, sizeof mine, &mine) == 0);
+  const bool two_cpus = CPU_ISSET(0, &mine) && CPU_ISSET(1, &mine);
+  const std::string contention = R"({"part": "atomic-float", "pocl_threads": 2})";
+  const grader::StepThreads asked = grader::step_threads({"grader", "run-case", "--case", contention}, 1);
+  CHECK(asked.count == 2);
+  CHECK(asked.pinned == two_cpus);
+  const grader::StepThreads plain = grader::step_threads({"grader", "run-case", "--case", R"({"part": "compact"})"}, 3);
+  CHECK(plain.count == 3);  // the grader's --pocl-threads
+  CHECK_FALSE(plain.pinned);
+  CHECK(grader::step_threads({"grader", "run-case", "--case", "not json"}, 1).count == 1);
+
+  test::TempDir dir;
+  const auto out = grader::run_in_sandbox(
+      {"/bin/sh", "-c", "echo \"threads=$POCL_MAX_PTHREAD_COUNT affinity=${POCL_AFFINITY:-unset}\"", "sh", "--case", contention},
+      {5, 1024, 1, dir / "cache"}, dir / "work");
+  CHECK(out.output.find("threads=2") != std::string::npos);
+  CHECK(out.output.find(two_cpus ? "affinity=1" : "affinity=unset") != std::string::npos);
+  const auto one = sh("echo \"threads=$POCL_MAX_PTHREAD_COUNT affinity=${POCL_AFFINITY:-unset}\"", {5, 1024, 1, {}}, dir);
+  CHECK(one.output.find("threads=1 affinity=unset") != std::string::npos);
 }

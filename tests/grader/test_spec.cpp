@@ -8,7 +8,7 @@
 
 namespace {
 const char* kGood = R"({"lab": "03-array-mult-reduce", "title": "t", "kernel_file": "ArrayMultReduce.cl",
-  "compare": "c", "tolerance": {"int": "exact", "real": "tree-dot-bound"},
+  "compare": "c", "points_policy": "earned-with-correctness", "tolerance": {"int": "exact", "real": "tree-dot-bound"},
   "cases": [{"name": "a", "elements": 64, "local": 8, "data": "int", "seed": 1, "points": 2, "visibility": "visible"}]})";
 
 std::string error_of(const std::string& text) {
@@ -54,8 +54,8 @@ TEST_CASE("the shipped lab 03 spec has the awkward cases the issue asks for") {
     visible |= c.visible;
   }
   CHECK((l1 && one_group && device_max && large && ints && reals && hidden && visible));
-  CHECK(s.max_points() == 15);         // 10 for the cases, 5 for the memory-safety checks
-  CHECK(s.max_points(true) == 9);
+  CHECK(s.max_points() == 18);         // 10 for the cases, 5 for the memory-safety checks, 3 for the algorithm
+  CHECK(s.max_points(true) == 13);
   CHECK(s.max_points(false, false) == 10);
   REQUIRE(s.safety);
   CHECK(s.safety->checks.size() == 4);
@@ -84,6 +84,23 @@ TEST_CASE("a spec's mistakes are named by file and field") {
   CHECK(error_of(with("}]}", "}]" + speed)).empty());
   const std::string no_hint = with("}]}", "}]" + with_field_removed(speed, R"(, "slow_hint": "fewer barriers")"));
   CHECK(error_of(no_hint).find("speed.slow_hint: missing") != std::string::npos);
+  CHECK(error_of(with(R"("points_policy": "earned-with-correctness")", R"("points_policy": "lenient")"))
+            .find(".points_policy: must be \"earned-with-correctness\", not \"lenient\"") != std::string::npos);
+  // Algorithm checks are measured in the safety run, and their unit must name cases that exist.
+  const std::string algorithm = R"(, "algorithm": {"visibility": "visible", "checks": [{"kernel": "ArrayMultReduce",
+    "points": 1, "ops": "adds", "expect": "a tree", "span_at_most": {"log2_local": 1, "plus": 1}, "unit": {"seed": 1}}]}})";
+  const std::string safety = R"(, "safety": {"case": {"elements": 64, "local": 8, "data": "int", "seed": 2},
+    "visibility": "visible", "checks": {"data-race": 1}})";
+  CHECK(error_of(with("}]}", "}]" + algorithm)).find("algorithm: needs a safety case") != std::string::npos);
+  CHECK(error_of(with("}]}", "}]" + safety + algorithm)).empty());
+  const std::string unknown_unit = algorithm.substr(0, algorithm.find(R"({"seed": 1})")) + R"({"seed": 9}}]}})";
+  CHECK(error_of(with("}]}", "}]" + safety + unknown_unit))
+            .find("algorithm.checks[0].unit: {\"seed\":9} matches no case") != std::string::npos);
+  // A check without a span bound must bound the busiest work-item's share, or it checks nothing.
+  const std::string no_span = with_field_removed(algorithm, R"(, "span_at_most": {"log2_local": 1, "plus": 1})");
+  CHECK(error_of(with("}]}", "}]" + safety + no_span)).find("algorithm.checks[0]: checks nothing") != std::string::npos);
+  const std::string share_only = no_span.substr(0, no_span.find(R"(, "unit")")) + R"(, "busiest_share_at_most": 0.5}]}})";
+  CHECK(error_of(with("}]}", "}]" + safety + share_only)).empty());
   CHECK(error_of(kGood).empty());
 }
 

@@ -39,6 +39,25 @@ TEST_CASE("binary, non-UTF-8 and oversized files are refused") {
   CHECK(big[0].find("above the limit") != std::string::npos);
 }
 
+TEST_CASE("a byte-order mark and CRLF or CR line ends pass the screen, lines and bytes counted as in the file") {
+  const std::string bom = "\xEF\xBB\xBF";
+  CHECK(screen(bom + kKernel).empty());
+  CHECK(screen(bom + "// a\r\n" + kKernel).empty());
+  const auto mac = screen(bom + "// header\r#include \"secret.h\"\r" + kKernel);
+  REQUIRE(mac.size() == 1);
+  CHECK(mac[0].find("sub/ArrayMultReduce.cl:2: #include is not allowed") != std::string::npos);
+  const auto latin1 = screen(bom + "// caf\xe9\n" + kKernel);
+  REQUIRE(latin1.size() == 1);
+  CHECK(latin1[0].find("sub/ArrayMultReduce.cl:1: byte 10 is not UTF-8") != std::string::npos);  // the mark's 3 bytes count
+}
+
+TEST_CASE("a UTF-16 file is refused with what to change") {
+  std::string utf16 = "\xFF\xFE";
+  for (char c : kKernel) utf16 += std::string{c, '\0'};
+  CHECK(screen(utf16) == std::vector<std::string>{"sub/ArrayMultReduce.cl: saved as UTF-16: save it as UTF-8"});
+  CHECK(screen(utf16.substr(2)) == std::vector<std::string>{"sub/ArrayMultReduce.cl: saved as UTF-16: save it as UTF-8"});
+}
+
 TEST_CASE("a missing kernel is named with the expected signature") {
   const auto p = screen("kernel void Other(global float *x) { }\n// ArrayMultReduce(\n");
   REQUIRE(p.size() == 1);

@@ -12,9 +12,11 @@ enum class DataKind {
   Integers,  // whole numbers -8..8 stored as floats: every product and partial sum is exact
   Reals,     // multiples of 2^-23 in [-1, 1): exact floats, sums need a rounding tolerance
   Units,     // whole numbers -1, 0, 1: a sum of up to 2^24 products is exact in float, in any order
+  Negatives, // multiples of 2^-23 in [-2, -1): a max that starts from 0 instead of -INFINITY shows
+  Positives, // multiples of 2^-23 in [1, 2): a min that starts from 0 instead of +INFINITY shows
 };
 
-// "int", "real" or "unit"; throws kit::Error naming the value otherwise.
+// "int", "real", "unit", "negative" or "positive"; throws kit::Error naming the value otherwise.
 DataKind parse_data_kind(const std::string& text);
 std::string to_string(DataKind kind);
 

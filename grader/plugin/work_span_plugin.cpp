@@ -1,0 +1,240 @@
+// The kit's Oclgrind plugin: per work-group, how many combining operations on the data (+, -,
+// comparisons, min/max, multiply-adds) each work-item does in each barrier phase. From that: the group's work,
+// its span (each phase waits for its busiest work-item) and its busiest work-item. One JSON line
+// per kernel launch is appended to the file named by KIT_WORK_SPAN_LOG.
+//
+// "On the data" is followed by taint: a value loaded from global, local or constant memory is data;
+// a value computed from data is data; a private variable holds data while the last store into it
+// did. Index arithmetic (ids, strides, bounds) never touches data, so it is not counted.
+#include <oclgrind/Context.h>
+#include <oclgrind/Kernel.h>
+#include <oclgrind/KernelInvocation.h>
+#include <oclgrind/Memory.h>
+#include <oclgrind/Plugin.h>
+#include <oclgrind/WorkGroup.h>
+#include <oclgrind/WorkItem.h>
+
+#include <algorithm>
+#include <cstdlib>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <unordered_map>
+#include <unordered_set>
+#include <vector>
+
+namespace {
+
+// What the plugin needs to know of one instruction, parsed once from its IR text.
+struct Shape {
+  enum Kind { Load, Store, Combine, Other } kind = Other;
+  std::string result;                 // "%add", or "" for none
+  std::vector<std::string> operands;  // "%x" names, in order (for a store: the value first)
+};
+
+// "  %add = fadd float %5, %6, !dbg !20" -> result %add, opcode fadd, operands %5 %6.
+Shape parse(const std::string& text) {
+  Shape s;
+  std::string body = text.substr(text.find_first_not_of(' '));
+  if (const auto meta = body.find(", !"); meta != std::string::npos) body.resize(meta);
+  if (const auto attrs = body.find(" #"); attrs != std::string::npos) body.resize(attrs);
+  std::size_t at = 0;
+  if (body.rfind("%", 0) == 0 && body.find(" = ") != std::string::npos) {
+    s.result = body.substr(0, body.find(" = "));
+    at = body.find(" = ") + 3;
+  }
+  const std::string opcode = body.substr(at, body.find(' ', at) - at);
+  // OpenCL's min/max builtins, and the multiply-adds a compiler makes of a * b + c (they add too).
+  bool combining_call = false;
+  for (const char* callee : {"@_Z3max", "@_Z3min", "@_Z4fmax", "@_Z4fmin", "@_Z3fma", "@_Z3mad", "@llvm.fmuladd", "@llvm.fma."})
+    combining_call |= opcode == "call" && body.find(callee) != std::string::npos;
+  if (opcode == "load") s.kind = Shape::Load;
+  else if (opcode == "store") s.kind = Shape::Store;
+  else if (opcode == "fadd" || opcode == "fsub" || opcode == "add" || opcode == "sub" || opcode == "fcmp" || opcode == "icmp" ||
+           combining_call)
+    s.kind = Shape::Combine;
+  for (std::size_t i = body.find('%', at); i != std::string::npos; i = body.find('%', i + 1)) {
+    std::size_t end = i + 1;
+    while (end < body.size() && (std::isalnum(static_cast<unsigned char>(body[end])) || body[end] == '.' || body[end] == '_')) ++end;
+    const std::string name = body.substr(i, end - i);
+    if (name.size() > 1 && name.rfind("%struct.", 0) != 0 && name.rfind("%opencl.", 0) != 0) s.operands.push_back(name);
+    i = end - 1;
+  }
+  return s;
+}
+
+// One work-item's taint state: SSA names and private bytes that hold data.
+struct ItemState {
+  std::unordered_set<std::string> data_names;
+  std::unordered_set<std::size_t> data_bytes;  // private addresses
+  bool pending_data_load = false;              // the load under way reads global/local/constant memory
+  std::size_t pending_address = 0, pending_size = 0;
+  bool pending_private = false;
+};
+
+struct GroupState {
+  std::size_t linear_id = 0;
+  oclgrind::Size3 id;
+  std::size_t items = 0;
+  std::size_t phase = 0;
+  std::vector<std::vector<std::size_t>> ops;  // [phase][work-item]
+  std::unordered_map<std::size_t, ItemState> item;
+};
+
+class WorkSpan : public oclgrind::Plugin {
+ public:
+  explicit WorkSpan(const oclgrind::Context* context) : Plugin(context) {
+    if (const char* path = std::getenv("KIT_WORK_SPAN_LOG")) log_path_ = path;
+  }
+
+  bool isThreadSafe() const override { return false; }  // one worker: no locking needed
+
+  void kernelBegin(const oclgrind::KernelInvocation* invocation) override {
+    kernel_ = invocation->getKernel()->getName();
+    global_ = invocation->getGlobalSize();
+    local_ = invocation->getLocalSize();
+    groups_.str("");
+    first_group_ = true;
+    shapes_.clear();  // a freed program's instructions may share addresses with this one's
+  }
+
+  void workGroupBegin(const oclgrind::WorkGroup* group) override {
+    group_ = GroupState{};
+    group_.id = group->getGroupID();
+    const oclgrind::Size3 size = group->getGroupSize();
+    group_.items = size.x * size.y * size.z;
+    group_.ops.assign(1, std::vector<std::size_t>(group_.items, 0));
+  }
+
+  void workGroupBarrier(const oclgrind::WorkGroup*, uint32_t) override {
+    ++group_.phase;
+    group_.ops.emplace_back(group_.items, 0);
+    for (auto& [id, state] : group_.item) state.data_names.clear();  // SSA values do not cross a barrier
+  }
+
+  void memoryLoad(const oclgrind::Memory* memory, const oclgrind::WorkItem* item, size_t address, size_t size) override {
+    ItemState& s = state(item);
+    s.pending_private = memory->getAddressSpace() == oclgrind::AddrSpacePrivate;
+    s.pending_data_load = !s.pending_private;
+    s.pending_address = address;
+    s.pending_size = size;
+  }
+
+  void memoryStore(const oclgrind::Memory* memory, const oclgrind::WorkItem* item, size_t address, size_t size,
+                   const uint8_t*) override {
+    ItemState& s = state(item);
+    s.pending_private = memory->getAddressSpace() == oclgrind::AddrSpacePrivate;
+    s.pending_address = address;
+    s.pending_size = size;
+  }
+
+  void instructionExecuted(const oclgrind::WorkItem* item, const llvm::Instruction* instruction,
+                           const oclgrind::TypedValue&) override {
+    const Shape& shape = shape_of(instruction);
+    ItemState& s = state(item);
+    // SSA names are per function: a name is kept with the call depth it was made at.
+    const std::size_t depth = item->getCallStack().size();
+    const auto is_data = [&](const std::string& name) { return s.data_names.count(at_depth(name, depth)) > 0; };
+    switch (shape.kind) {
+      case Shape::Load: {
+        bool data = s.pending_data_load;
+        if (s.pending_private)
+          for (std::size_t b = 0; b < s.pending_size && !data; ++b) data = s.data_bytes.count(s.pending_address + b) > 0;
+        mark(s, at_depth(shape.result, depth), data);
+        s.pending_data_load = s.pending_private = false;
+        break;
+      }
+      case Shape::Store:
+        if (s.pending_private && !shape.operands.empty()) {
+          bool data = is_data(shape.operands.front());
+          // A function of the kernel's own stores its parameters first (`store %a, %a.addr`): a
+          // parameter holds data when any argument of the call did.
+          if (depth > 0 && shape.operands.size() == 2 && shape.operands[1] == shape.operands[0] + ".addr") {
+            const Shape& call = shape_of(item->getCallStack().top());
+            data = std::any_of(call.operands.begin(), call.operands.end(),
+                               [&](const std::string& name) { return s.data_names.count(at_depth(name, depth - 1)) > 0; });
+          }
+          for (std::size_t b = 0; b < s.pending_size; ++b) {
+            if (data) s.data_bytes.insert(s.pending_address + b);
+            else s.data_bytes.erase(s.pending_address + b);
+          }
+        }
+        s.pending_private = false;
+        break;
+      case Shape::Combine:
+      case Shape::Other: {
+        const bool data = std::any_of(shape.operands.begin(), shape.operands.end(), is_data);
+        mark(s, at_depth(shape.result, depth), data);
+        if (data && shape.kind == Shape::Combine) ++group_.ops[group_.phase][linear(item)];
+        break;
+      }
+    }
+  }
+
+  void workGroupComplete(const oclgrind::WorkGroup*) override {
+    std::size_t work = 0, span = 0, phases = 0;
+    std::vector<std::size_t> per_item(group_.items, 0);
+    for (const auto& phase : group_.ops) {
+      const std::size_t busiest = *std::max_element(phase.begin(), phase.end());
+      span += busiest;
+      phases += busiest > 0;
+      for (std::size_t i = 0; i < phase.size(); ++i) work += phase[i], per_item[i] += phase[i];
+    }
+    const std::size_t top = std::size_t(std::max_element(per_item.begin(), per_item.end()) - per_item.begin());
+    groups_ << (first_group_ ? "" : ",") << "{\"group\":[" << group_.id.x << "," << group_.id.y << "," << group_.id.z
+            << "],\"items\":" << group_.items << ",\"work\":" << work << ",\"span\":" << span << ",\"phases\":" << phases
+            << ",\"busiest_item\":" << top << ",\"busiest_ops\":" << per_item[top] << "}";
+    first_group_ = false;
+  }
+
+  void kernelEnd(const oclgrind::KernelInvocation*) override {
+    if (log_path_.empty()) return;
+    std::ofstream out(log_path_, std::ios::app);
+    out << "{\"kernel\":\"" << kernel_ << "\",\"global\":[" << global_.x << "," << global_.y << "," << global_.z
+        << "],\"local\":[" << local_.x << "," << local_.y << "," << local_.z << "],\"groups\":[" << groups_.str() << "]}\n";
+  }
+
+ private:
+  std::size_t linear(const oclgrind::WorkItem* item) const {
+    const oclgrind::Size3 l = item->getLocalID();
+    return l.x + local_.x * (l.y + local_.y * l.z);
+  }
+  ItemState& state(const oclgrind::WorkItem* item) { return group_.item[linear(item)]; }
+  static std::string at_depth(const std::string& name, std::size_t depth) {
+    return name.empty() ? name : name + "@" + std::to_string(depth);
+  }
+  static void mark(ItemState& s, const std::string& name, bool data) {
+    if (name.empty()) return;
+    if (data) s.data_names.insert(name);
+    else s.data_names.erase(name);
+  }
+  const Shape& shape_of(const llvm::Instruction* instruction) {
+    const auto found = shapes_.find(instruction);
+    if (found != shapes_.end()) return found->second;
+    std::ostringstream text;
+    oclgrind::dumpInstruction(text, instruction);
+    return shapes_.emplace(instruction, parse(text.str())).first->second;
+  }
+
+  std::string log_path_, kernel_;
+  oclgrind::Size3 global_, local_;
+  std::ostringstream groups_;
+  bool first_group_ = true;
+  GroupState group_;
+  std::unordered_map<const llvm::Instruction*, Shape> shapes_;
+};
+
+WorkSpan* plugin = nullptr;
+
+}  // namespace
+
+extern "C" void initializePlugins(oclgrind::Context* context) {
+  plugin = new WorkSpan(context);
+  context->registerPlugin(plugin);
+}
+
+extern "C" void releasePlugins(oclgrind::Context* context) {
+  context->unregisterPlugin(plugin);
+  delete plugin;
+  plugin = nullptr;
+}

@@ -1,0 +1,146 @@
+// Algorithm checks and the points policy: what the work/span measurements make of a tree, a serial
+// loop and a lopsided tree; points that follow correctness; serial kernels losing points end to end.
+#include <doctest/doctest.h>
+
+#include "algorithm.hpp"
+#include "grade.hpp"
+#include "kit/paths.hpp"
+#include "support.hpp"
+
+namespace {
+
+grader::AlgorithmSpec tree_spec() {
+  grader::AlgorithmCheck check;
+  check.kernel = "k";
+  check.points = 3;
+  check.span_bounded = true;
+  check.span_log2 = 1;
+  check.span_plus = 1;
+  check.busiest_share = 0.5;
+  check.expect = "a tree";
+  return {true, {check}};
+}
+
+// One launch of kernel "k" with one group of 16 work-items measured as given.
+std::vector<grader::KernelWork> one_group(std::size_t work, std::size_t span, std::size_t busiest_ops) {
+  return {{"k", {16, 1, 1}, {16, 1, 1}, {{{0, 0, 0}, 16, work, span, span, 0, busiest_ops}}}};
+}
+
+grader::CaseResult judge(const std::vector<grader::KernelWork>& measured) {
+  const auto results = grader::algorithm_results(tree_spec(), measured);
+  REQUIRE(results.size() == 1);
+  return results[0];
+}
+
+}  // namespace
+
+TEST_CASE("algorithm: a tree passes, a serial loop, O(L) levels and a lopsided tree fail with what was measured") {
+  const auto tree = judge(one_group(15, 4, 4));
+  CHECK(tree.status == "passed");
+  CHECK(tree.points == 3);
+
+  const auto serial = judge(one_group(16, 16, 16));  // work-item 0 adds all 16 values
+  CHECK(serial.status == "wrong");
+  CHECK(serial.points == 0);
+  CHECK(serial.message.find("work-item 0 did 16 of the 16 adds in work-group 0 of k (L = 16)") != std::string::npos);
+  CHECK(serial.message.find("at most 5 for L = 16") != std::string::npos);  // log2(16) + 1
+
+  CHECK(judge(one_group(15, 15, 8)).status == "wrong");  // one level per value: a chain of 15
+  CHECK(judge(one_group(15, 5, 5)).status == "passed");  // log2 L + 1 is still a tree
+
+  const auto lopsided = judge(one_group(15, 5, 10));  // short chain, but one work-item does 2/3
+  CHECK(lopsided.status == "wrong");
+  CHECK(lopsided.message.find("no work-item doing more than 50 %") != std::string::npos);
+
+  // A last pass over one value: one work-item doing the one operation is right, not lopsided.
+  CHECK(judge(one_group(1, 1, 1)).status == "passed");
+
+  // A check with only a share bound (a cascade's long private runs): any span passes, a lopsided
+  // group fails with the check's own hint.
+  grader::AlgorithmSpec share_only = tree_spec();
+  share_only.checks[0].span_bounded = false;
+  share_only.checks[0].hint = "give every work-item its own run";
+  CHECK(grader::algorithm_results(share_only, one_group(160, 80, 20)).at(0).status == "passed");
+  const auto one_does_all = grader::algorithm_results(share_only, one_group(160, 150, 150)).at(0);
+  CHECK(one_does_all.status == "wrong");
+  CHECK(one_does_all.hint == "give every work-item its own run");
+  CHECK(judge(one_group(160, 80, 20)).status == "wrong");  // the same group against the span bound
+
+  const auto nothing = judge(one_group(0, 0, 0));  // e.g. the starter: no tree at all
+  CHECK(nothing.status == "wrong");
+  CHECK(nothing.message.find("no adds on the data were measured") != std::string::npos);
+
+  const auto absent = judge({});
+  CHECK(absent.status == "not-run");
+  CHECK(absent.message.find("was not launched") != std::string::npos);
+}
+
+TEST_CASE("points policy: safety, speed and algorithm points follow the correctness points") {
+  const auto spec = grader::load_specs(kit::root() / "grader" / "specs", {"04"}).at(0);
+  REQUIRE(spec.algorithm);
+  grader::LabResult r;
+  // Every rung 3 case right, every other case wrong; every safety and algorithm check clean.
+  double rung3 = 0, all = 0;
+  for (const grader::CaseSpec& c : spec.cases) {
+    const bool right = c.params.at("rung") == 3;
+    r.cases.push_back({c.name, c.visible, right ? c.points : 0, c.points, right ? "passed" : "wrong", "", "", 0, "case"});
+    rung3 += right ? c.points : 0;
+    all += c.points;
+  }
+  REQUIRE(rung3 > 0);
+  for (const auto& [kind, points] : spec.safety->checks) r.cases.push_back({kind, true, points, points, "passed", "", "", 0, "safety"});
+  for (const grader::AlgorithmCheck& k : spec.algorithm->checks)
+    r.cases.push_back({grader::algorithm_name(k), true, k.points, k.points, "passed", "", "", 0, "algorithm"});
+  grader::apply_points_policy(spec, r);
+  for (const grader::CaseResult& c : r.cases) {
+    CAPTURE(c.name);
+    if (c.kind == "safety") {
+      // the lab's fraction, rounded down to hundredths, and the report says so
+      CHECK(c.points == doctest::Approx(std::floor(c.max_points * rung3 / all * 100 + 1e-9) / 100));
+      CHECK(c.message.find("these points follow the case points the kernel earned") != std::string::npos);
+    }
+    if (c.kind == "algorithm")  // each rung's algorithm point follows that rung's cases only
+      CHECK(c.points == (c.name.find("reduce3_sequential") != std::string::npos ? c.max_points : 0));
+  }
+}
+
+TEST_CASE("algorithm: a serial loop in one rung of lab 04 loses that rung's algorithm point only") {
+  test::TempDir dir;
+  const std::string solution = test::read(kit::root() / "solutions/04-tree-reductions/TreeReductions.cl");
+  // Rung 3's tree replaced by work-item 0 adding the L values one after another: right sums.
+  const std::string serial = test::replace_slide_region(solution, "rung3-sequential",
+                                                        "    if (tid == 0)\n"
+                                                        "        for (uint i = 1; i < L; ++i)\n"
+                                                        "            scratch[0] += scratch[i];\n"
+                                                        "    barrier(CLK_LOCAL_MEM_FENCE);\n");
+  std::filesystem::create_directories(dir / "04-tree-reductions");
+  test::write(dir / "04-tree-reductions" / "TreeReductions.cl", serial);
+  const auto run = test::run_program("grader", "check 04 --dir " + dir.path.string());
+  INFO(run.output);
+  CHECK(run.exit_code == 1);
+  CHECK(run.output.find("FAIL algorithm: reduce3_sequential") != std::string::npos);
+  // (the safety case's L = 1024: a tree of 10 levels, at most 11 allowed, against a chain of 1023)
+  CHECK(run.output.find("work-item 0 did 1023 of the 1023 adds in work-group 0 of reduce3_sequential (L = 1024)") != std::string::npos);
+  CHECK(run.output.find("at most 11 for L = 1024") != std::string::npos);
+  CHECK(run.output.find("PASS algorithm: reduce1_interleaved_mod") != std::string::npos);
+  CHECK(run.output.find("PASS algorithm: reduce4_first_add") != std::string::npos);
+  CHECK(run.output.find("FAIL rung 3") == std::string::npos);  // every sum is still right
+}
+
+TEST_CASE("points policy: a lab 03 kernel right only where a group is alone stays below half marks") {
+  test::TempDir dir;
+  const std::string solution = test::read(kit::root() / "solutions/03-array-mult-reduce/ArrayMultReduce.cl");
+  // The local id as the data index: right exactly when there is one work-group.
+  const std::string local_index = test::replace_once(solution, "dA[gid] * dB[gid]", "dA[tnum] * dB[tnum]");
+  std::filesystem::create_directories(dir / "class" / "lou");
+  test::write(dir / "class" / "lou" / "ArrayMultReduce.cl", local_index);
+  const auto run = test::run_program("grader", "grade --labs 03 --submissions " + (dir / "class").string() + " --out " +
+                                                   (dir / "out").string());
+  REQUIRE_MESSAGE(run.exit_code == 0, run.output);
+  const std::string gradebook = test::read(dir / "out" / "gradebook.csv");
+  const auto line = gradebook.find("\nlou,");
+  REQUIRE(line != std::string::npos);
+  const double points = std::stod(gradebook.substr(line + 5));
+  CHECK(points > 0);
+  CHECK(points < 18 / 2.0);  // below half of the lab's 18 points
+}
