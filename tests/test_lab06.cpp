@@ -147,6 +147,24 @@ TEST_CASE("lab 06 hints say what the result shows and guess nothing else") {
   wrong.result = 0;
   CHECK(lab06::check(c, in, wrong, lab06::expected(in)).hint.find("the result is 0") == 0);
   CHECK(lab06::check(c, in, right, lab06::expected(in)).pass);
+
+  // Combined on the device: right partials and a wrong total put the blame on SumPartials (its tree
+  // starting at L / 4 drops half of the L sums when G > L / 2).
+  lab06::Case device = c;
+  device.device_combine = true;
+  device.elements = 2003, device.local = 4, device.groups = 12;
+  const auto din = lab06::make_inputs(device);
+  const std::string solution = test::read(kit::lab_file(lab06::kLab, lab06::kKernelFile, true));
+  const std::string tree = "for (uint s = L / 2; s > 0; s >>= 1)";
+  const std::string quarter = solution.substr(0, solution.rfind(tree)) + "for (uint s = L / 4; s > 0; s >>= 1)" +
+                              solution.substr(solution.rfind(tree) + tree.size());
+  test::TempDir dir;
+  test::write(dir / "CascadeDot.cl", quarter);
+  const kit::Verdict partial_tree = lab06::check(device, din, lab06::Runner(test::runtime(), dir / "CascadeDot.cl", device, din).run(0, 1),
+                                                 lab06::expected(din));
+  CHECK_FALSE(partial_tree.pass);
+  CHECK_MESSAGE(partial_tree.hint.find("DotCascade's 12 partials add up to the right value on the host, but SumPartials made") == 0,
+                partial_tree.hint);
 }
 
 TEST_CASE("a case's branch forces DotCascade's branch on PoCL: the GPU's grid-stride loop is right for awkward sizes") {
@@ -206,5 +224,29 @@ TEST_CASE("lab 06 grading: an off-by-one in the grid-stride loop's bound fails a
     // not asserted. What is certain is the read past the end, found by Oclgrind in the GPU branch.
     if (name == "one chunk too many")
       CHECK(run.output.find("FAIL memory safety: invalid memory accesses (Oclgrind)") != std::string::npos);
+  }
+}
+
+TEST_CASE("lab 06 grading: one work-item doing the whole sweep, or SumPartials without its spread, loses the algorithm points") {
+  // Both mutants give right sums: work-item 0 of DotCascade's CPU branch takes every chunk (its
+  // `end` wraps below 0), and SumPartials with get_local_size(1) makes every work-item add all G
+  // partials with no tree. The plugin's measurement in the safety run says what each one did.
+  const std::string solution = test::read(kit::lab_file(lab06::kLab, lab06::kKernelFile, true));
+  const std::vector<std::tuple<std::string, std::string, std::string, std::string>> variants = {
+      {"end = min(i + per_item, chunks)", "end = min(i - per_item, chunks)", "FAIL algorithm: DotCascade (measured under Oclgrind)      0/2",
+       "work-item 0 did 271 of the 277 adds in work-group 0 of DotCascade (L = 8)"},
+      {"uint L   = get_local_size(0);   // work-items in the group", "uint L   = get_local_size(1);   // work-items in the group",
+       "FAIL algorithm: SumPartials (measured under Oclgrind)     0/1",
+       "the longest chain of adds one after another was 16, where the lab asks for the partials spread over the group's "
+       "work-items, then a tree"}};
+  for (const auto& [from, to, fail, measured] : variants) {
+    CAPTURE(to);
+    test::TempDir labs;
+    test::write(labs / "06-cascade-reduction" / "CascadeDot.cl", test::replace_once(solution, from, to));
+    const auto run = test::run_program("grader", "check 06 --races --dir " + labs.path.string());
+    CHECK(run.exit_code == 1);
+    CHECK_MESSAGE(run.output.find(fail) != std::string::npos, run.output);
+    CHECK(run.output.find(measured) != std::string::npos);
+    CHECK(run.output.find("FAIL N = ") == std::string::npos);  // every sum is right
   }
 }

@@ -70,6 +70,7 @@ struct ItemState {
   bool pending_data_load = false;              // the load under way reads global/local/constant memory
   std::size_t pending_address = 0, pending_size = 0;
   bool pending_private = false;
+  bool pending_store = false;  // the pending private access is a store
 };
 
 struct GroupState {
@@ -116,6 +117,7 @@ class WorkSpan : public oclgrind::Plugin {
     ItemState& s = state(item);
     s.pending_private = memory->getAddressSpace() == oclgrind::AddrSpacePrivate;
     s.pending_data_load = !s.pending_private;
+    s.pending_store = false;
     s.pending_address = address;
     s.pending_size = size;
   }
@@ -124,6 +126,7 @@ class WorkSpan : public oclgrind::Plugin {
                    const uint8_t*) override {
     ItemState& s = state(item);
     s.pending_private = memory->getAddressSpace() == oclgrind::AddrSpacePrivate;
+    s.pending_store = true;
     s.pending_address = address;
     s.pending_size = size;
   }
@@ -163,7 +166,19 @@ class WorkSpan : public oclgrind::Plugin {
         break;
       case Shape::Combine:
       case Shape::Other: {
-        const bool data = std::any_of(shape.operands.begin(), shape.operands.end(), is_data);
+        bool data = std::any_of(shape.operands.begin(), shape.operands.end(), is_data);
+        // A builtin that reads memory (vload4, vload8) is a call, not a load: what it read arrived
+        // through memoryLoad just before, and its result is data like a load's. One that writes
+        // private memory (vstore) taints the bytes it wrote when its operands were data.
+        if (s.pending_store && s.pending_private)
+          for (std::size_t b = 0; b < s.pending_size; ++b) {
+            if (data) s.data_bytes.insert(s.pending_address + b);
+            else s.data_bytes.erase(s.pending_address + b);
+          }
+        else if (s.pending_data_load) data = true;
+        else if (s.pending_private)
+          for (std::size_t b = 0; b < s.pending_size && !data; ++b) data = s.data_bytes.count(s.pending_address + b) > 0;
+        s.pending_data_load = s.pending_private = s.pending_store = false;
         mark(s, at_depth(shape.result, depth), data);
         if (data && shape.kind == Shape::Combine) ++group_.ops[group_.phase][linear(item)];
         break;

@@ -140,6 +140,10 @@ std::vector<CaseResult> oclgrind_cases(const LabSpec& spec, bool with_safety, bo
   std::vector<std::string> prefix = {oclgrind};
   if (with_safety) prefix.insert(prefix.end(), {"--data-races", "--uniform-writes", "--uninitialized"});
   prefix.insert(prefix.end(), {"--build-options", "-O0", "--log", report_log.string()});
+  // Oclgrind's device offers work-groups of up to 1024 work-items; a safety case asks for more
+  // (lab 04's unrolled rung at L = 4096) and gets a device that allows them.
+  if (const json local = safety.params.value("local", json()); local.is_number_unsigned() && local.get<std::size_t>() > 1024)
+    prefix.insert(prefix.end(), {"--max-wgsize", std::to_string(local.get<std::size_t>())});
   if (with_algorithm) {
     const std::filesystem::path plugin = find_work_span_plugin(s);
     if (!std::filesystem::exists(plugin))

@@ -182,6 +182,14 @@ std::string diagnose(const Case& c, const Inputs& in, const Outputs& out, const 
   Case ran = c;
   if (out.local) ran.local = out.local;
   const double tol = tolerance(ran, out.groups, e);
+  if (c.device_combine && !out.partials.empty()) {  // right partials, wrong total: SumPartials is at fault
+    double partials = 0;
+    for (float p : out.partials) partials += p;
+    if (std::fabs(partials - e.value) <= tol)
+      return "DotCascade's " + std::to_string(out.partials.size()) + " partials add up to the right value on the host, but "
+             "SumPartials made " + kit::format_number(out.result) + " of them: each of its work-items adds every L-th partial "
+             "from partials[tid], and its tree must start at L / 2";
+  }
   double tail = 0;  // the products of the last n % 4 elements, which no float4 covers
   for (std::size_t i = c.elements / 4 * 4; i < c.elements; ++i) tail += double(in.a[i]) * double(in.b[i]);
   const auto near = [&](double value) { return std::fabs(out.result - value) <= tol; };
