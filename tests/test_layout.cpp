@@ -1,8 +1,15 @@
-// The kit's layout promises: solutions/ mirrors the kernels of labs/ file for file.
+// The kit's layout promises: solutions/ mirrors the kernels of labs/ file for file, and every lab
+// folder is registered by its own kit_add_lab() call.
 #include <doctest/doctest.h>
 
+#include <algorithm>
+#include <cctype>
 #include <fstream>
+#include <iterator>
 #include <set>
+#include <vector>
+
+#include "labs.hpp"
 
 #include "kit/paths.hpp"
 
@@ -26,17 +33,42 @@ TEST_CASE("every lab kernel has a solution with the same path, and nothing else 
 
 TEST_CASE("no test name holds a semicolon, which ctest's discovery would split into tests that run nothing") {
   int checked = 0;
-  for (const auto& entry : std::filesystem::recursive_directory_iterator(kit::root() / "tests")) {
-    if (entry.path().extension() != ".cpp") continue;
-    std::ifstream in(entry.path());
+  std::vector<std::filesystem::path> files;
+  for (const char* dir : {"tests", "labs"})  // a lab's own tests live in its folder
+    for (const auto& entry : std::filesystem::recursive_directory_iterator(kit::root() / dir))
+      if (entry.path().extension() == ".cpp") files.push_back(entry.path());
+  for (const auto& path : files) {
+    std::ifstream in(path);
     for (std::string line; std::getline(in, line);) {
       const auto at = line.find("TEST_CASE(\"");
       if (at == std::string::npos || at != line.find_first_not_of(' ')) continue;
       ++checked;
       const std::string name = line.substr(at + 11, line.find('"', at + 11) - at - 11);
-      const std::string where = entry.path().filename().string() + ": " + name;
+      const std::string where = path.filename().string() + ": " + name;
       CHECK_MESSAGE(name.find(';') == std::string::npos, where);
     }
   }
   CHECK(checked > 50);
+}
+
+TEST_CASE("every lab folder registers itself with kit_add_lab, has a grading spec, and the grader knows it") {
+  // Adding a lab is one folder labs/NN-name/ (its CMakeLists.txt calls kit_add_lab), its solution
+  // and its spec: the grader's registry is made from the kit_add_lab calls, nothing else lists labs.
+  std::vector<std::string> folders;
+  for (const auto& entry : std::filesystem::directory_iterator(kit::root() / "labs"))
+    if (entry.is_directory() && std::isdigit(static_cast<unsigned char>(entry.path().filename().string()[0])))
+      folders.push_back(entry.path().filename().string());
+  std::sort(folders.begin(), folders.end());
+  REQUIRE(folders.size() >= 8);
+  std::vector<std::string> known;
+  for (const auto& driver : grader::registered_lab_drivers()) known.push_back(driver->id());
+  CHECK(known == folders);
+  for (const std::string& folder : folders) {
+    CAPTURE(folder);
+    std::ifstream cmake(kit::root() / "labs" / folder / "CMakeLists.txt");
+    const std::string text((std::istreambuf_iterator<char>(cmake)), std::istreambuf_iterator<char>());
+    CHECK(text.find("kit_add_lab(") != std::string::npos);
+    CHECK(std::filesystem::exists(kit::root() / "grader" / "specs" / (folder + ".json")));
+    CHECK(std::filesystem::exists(kit::root() / "labs" / folder / "README.md"));
+  }
 }

@@ -113,7 +113,7 @@ std::size_t grade_class(const BatchOptions& options, std::ostream& progress) {
           std::lock_guard<std::mutex> g(lock);
           if (results.count({s.name, spec.lab})) continue;
         }
-        const GradeSettings settings{exe, work / s.name / spec.lab, o.pocl_threads, false, o.safety};
+        const GradeSettings settings{exe, work / s.name / spec.lab, o.pocl_threads, false, o.safety, o.stop_at_first_loss};
         LabResult r;
         try {
           r = refused.empty() ? grade_lab(spec, references[l], root, s.name, settings)

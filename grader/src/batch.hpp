@@ -31,6 +31,7 @@ struct BatchOptions {
   int jobs = 1;
   int pocl_threads = 1;
   bool safety = true;  // run the memory-safety checks under Oclgrind
+  bool stop_at_first_loss = false;  // GradeSettings::stop_at_first_loss, for `grader mutants`
 };
 
 // Grades every student x lab not already in OUT/journal.jsonl, then writes OUT/gradebook.csv and

@@ -335,6 +335,14 @@ LabResult grade_lab(const LabSpec& spec, const LabReference& reference, const st
       cr.message = got.value("message", "the case failed");
     }
     r.cases.push_back(cr);
+    if (s.stop_at_first_loss && cr.status != "error" && cr.points < cr.max_points) {
+      // A mutant that lost a case's points is killed, whatever the rest would show.
+      for (std::size_t k = i + 1; k < spec.cases.size(); ++k)
+        r.cases.push_back({spec.cases[k].name, spec.cases[k].visible, 0, spec.cases[k].points, "not-run",
+                           "not run: screening stops at the first case that loses points", "", 0});
+      apply_points_policy(spec, r);
+      return r;
+    }
   }
   if (spec.speed && (spec.speed->visible || !s.visible_only)) {
     const SpeedSpec& sp = *spec.speed;

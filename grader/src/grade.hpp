@@ -16,6 +16,7 @@ struct GradeSettings {
   int pocl_threads = 1;
   bool visible_only = false;         // the students' self-check runs visible cases only
   bool safety = true;                // run the spec's memory-safety case under Oclgrind
+  bool stop_at_first_loss = false;   // `grader mutants`' screening: the rest is "not-run" once a case loses points
 };
 
 // A result with every case (and safety check) "not-run" and 0 points: for a submission whose

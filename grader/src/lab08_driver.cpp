@@ -313,6 +313,6 @@ class Lab08Driver : public LabDriver {
 
 }  // namespace
 
-std::unique_ptr<LabDriver> make_lab08_driver() { return std::make_unique<Lab08Driver>(); }
+std::unique_ptr<LabDriver> make_lab_driver_08() { return std::make_unique<Lab08Driver>(); }
 
 }  // namespace grader

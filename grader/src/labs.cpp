@@ -10,29 +10,9 @@
 
 namespace grader {
 
-std::unique_ptr<LabDriver> make_lab01_driver();
-std::unique_ptr<LabDriver> make_lab02_driver();
-std::unique_ptr<LabDriver> make_lab03_driver();
-std::unique_ptr<LabDriver> make_lab04_driver();
-std::unique_ptr<LabDriver> make_lab05_driver();
-std::unique_ptr<LabDriver> make_lab06_driver();
-std::unique_ptr<LabDriver> make_lab07_driver();
-std::unique_ptr<LabDriver> make_lab08_driver();
-
 namespace {
 const std::vector<std::unique_ptr<LabDriver>>& drivers() {
-  static const auto all = [] {
-    std::vector<std::unique_ptr<LabDriver>> list;
-    list.push_back(make_lab01_driver());
-    list.push_back(make_lab02_driver());
-    list.push_back(make_lab03_driver());
-    list.push_back(make_lab04_driver());
-    list.push_back(make_lab05_driver());
-    list.push_back(make_lab06_driver());
-    list.push_back(make_lab07_driver());
-    list.push_back(make_lab08_driver());
-    return list;
-  }();
+  static const auto all = registered_lab_drivers();
   return all;
 }
 }  // namespace

@@ -2,6 +2,7 @@
 // What the grader needs from each lab, behind one interface: the lab's own host library does the
 // work (running a case, the host reference, the comparison); the driver only converts JSON.
 #include <filesystem>
+#include <memory>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
@@ -46,6 +47,9 @@ struct LabDriver {
 // Every driver's validate_case starts here.
 void require_fields(const json& params, const std::vector<std::string>& numbers, const std::vector<std::string>& texts,
                     const std::string& lab, const std::vector<std::string>& optional = {});
+
+// One driver per lab that called kit_add_lab(), in lab order (lab_registry.cpp, made by CMake).
+std::vector<std::unique_ptr<LabDriver>> registered_lab_drivers();
 
 // The driver of a lab by its folder name; throws kit::Error listing the known labs.
 const LabDriver& lab_driver(const std::string& lab);

@@ -96,15 +96,16 @@ LabSummary mutate_lab(const MutantsOptions& o, LabSpec spec, std::ostream& out) 
   s.made = picked.size();
   out << "== " << spec.lab << ": " << s.made << " of " << s.generated << " mutants, graded like students\n" << std::flush;
   fs::create_directories(dir / "mutants");
-  // With the safety checks, the cases come first, without Oclgrind: a mutant that loses a case's
-  // points there loses them in the full grading too (same cases, same references), so it is killed
-  // and only the others are graded again with the whole spec. Same counts, a fraction of the time.
+  // With the safety checks, the cases come first, without Oclgrind, each mutant up to its first
+  // case that loses points: such a mutant loses them in the full grading too (same cases, same
+  // references), so it is killed, and only the others are graded again with the whole spec. Same
+  // counts, a fraction of the time.
   std::map<std::string, fs::path> report_of;  // mutant folder -> the report that decides it
   std::vector<std::string> full_grading;
   if (o.safety) {
     LabSpec cases_only = spec;
     cases_only.algorithm.reset();
-    grade_class({dir / "mutants", dir / "screened", o.references, {cases_only}, o.jobs, o.pocl_threads, false}, out);
+    grade_class({dir / "mutants", dir / "screened", o.references, {cases_only}, o.jobs, o.pocl_threads, false, true}, out);
     for (const auto& [name, m] : picked) {
       const fs::path report = dir / "screened" / name / "report.json";
       const std::string status = classify(lab_result_from_json(json::parse(read_file(report)).at("labs").at(0)), s.full);
@@ -119,7 +120,7 @@ LabSummary mutate_lab(const MutantsOptions& o, LabSpec spec, std::ostream& out) 
       grade_class({dir / "full", dir / "graded", o.references, {spec}, o.jobs, o.pocl_threads, true}, out);
     for (const std::string& name : full_grading) fs::rename(dir / "full" / name, dir / "mutants" / name);
   } else {
-    grade_class({dir / "mutants", dir / "graded", o.references, {spec}, o.jobs, o.pocl_threads, false}, out);
+    grade_class({dir / "mutants", dir / "graded", o.references, {spec}, o.jobs, o.pocl_threads, false, true}, out);
   }
   for (const auto& [name, m] : picked)
     if (!report_of.count(name)) report_of[name] = dir / "graded" / name / "report.json";

@@ -71,6 +71,6 @@ class Lab04Driver : public LabDriver {
 
 }  // namespace
 
-std::unique_ptr<LabDriver> make_lab04_driver() { return std::make_unique<Lab04Driver>(); }
+std::unique_ptr<LabDriver> make_lab_driver_04() { return std::make_unique<Lab04Driver>(); }
 
 }  // namespace grader

@@ -71,6 +71,6 @@ class Lab03Driver : public LabDriver {
 
 }  // namespace
 
-std::unique_ptr<LabDriver> make_lab03_driver() { return std::make_unique<Lab03Driver>(); }
+std::unique_ptr<LabDriver> make_lab_driver_03() { return std::make_unique<Lab03Driver>(); }
 
 }  // namespace grader

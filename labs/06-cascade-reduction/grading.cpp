@@ -120,6 +120,6 @@ class Lab06Driver : public LabDriver {
 
 }  // namespace
 
-std::unique_ptr<LabDriver> make_lab06_driver() { return std::make_unique<Lab06Driver>(); }
+std::unique_ptr<LabDriver> make_lab_driver_06() { return std::make_unique<Lab06Driver>(); }
 
 }  // namespace grader

@@ -5,7 +5,7 @@
 #include <cstring>
 #include <memory>
 
-#include "elementwise.hpp"
+#include "elementwise_grading.hpp"
 #include "files.hpp"
 #include "kit/errors.hpp"
 #include "labs.hpp"
@@ -73,7 +73,6 @@ class ElementwiseDriver : public LabDriver {
 
 }  // namespace
 
-std::unique_ptr<LabDriver> make_lab01_driver() { return std::make_unique<ElementwiseDriver>(elementwise::array_mult()); }
-std::unique_ptr<LabDriver> make_lab02_driver() { return std::make_unique<ElementwiseDriver>(elementwise::array_mult_add()); }
+std::unique_ptr<LabDriver> make_elementwise_driver(const elementwise::Lab& lab) { return std::make_unique<ElementwiseDriver>(lab); }
 
 }  // namespace grader

@@ -119,6 +119,6 @@ class Lab07Driver : public LabDriver {
 
 }  // namespace
 
-std::unique_ptr<LabDriver> make_lab07_driver() { return std::make_unique<Lab07Driver>(); }
+std::unique_ptr<LabDriver> make_lab_driver_07() { return std::make_unique<Lab07Driver>(); }
 
 }  // namespace grader

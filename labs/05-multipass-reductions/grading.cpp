@@ -70,6 +70,6 @@ class Lab05Driver : public LabDriver {
 
 }  // namespace
 
-std::unique_ptr<LabDriver> make_lab05_driver() { return std::make_unique<Lab05Driver>(); }
+std::unique_ptr<LabDriver> make_lab_driver_05() { return std::make_unique<Lab05Driver>(); }
 
 }  // namespace grader
