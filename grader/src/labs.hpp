@@ -25,8 +25,10 @@ struct LabDriver {
   virtual std::vector<kit::KernelSignature> kernels() const = 0;
   // Throws kit::Error naming the field when a case's parameters are not usable.
   virtual void validate_case(const json& params) const = 0;
-  // Throws kit::Error unless the spec's tolerance policy is one this lab implements.
-  virtual void validate_tolerance(const json& policy) const = 0;
+  // The tolerance policy the lab's check applies to each kind of output, by the names of the kit's
+  // one table (kit/tolerance.hpp): "exact", or {"int": "exact", "real": "depth-bound"}. A spec
+  // states it under "tolerance", and the loader holds the two to each other.
+  virtual json tolerance() const = 0;
   // Runs one case of `kernel` (already built once, so PoCL's cache has it) and returns the graded
   // outputs. `shown_as` is the file's name in messages.
   virtual json run_case(const kit::Runtime& rt, const std::filesystem::path& kernel, const std::string& shown_as,

@@ -5,6 +5,7 @@
 
 #include "files.hpp"
 #include "kit/errors.hpp"
+#include "kit/tolerance.hpp"
 #include "labs.hpp"
 
 namespace grader {
@@ -52,13 +53,35 @@ double LabSpec::max_points(bool visible_only, bool with_safety) const {
 }
 
 namespace {
-SafetySpec load_safety(const std::string& where, const json& node, const LabDriver& driver) {
+// Throws kit::Error (from the case fields or the lab) unless `params` is a usable case of `spec`'s
+// lab; a list of values (the safety case only) is checked value by value.
+void validate_case(const LabSpec& spec, const LabDriver& driver, const json& params, bool safety) {
+  check_case(spec.case_fields, params, "lab " + spec.lab.substr(0, 2), safety);
+  for (const json& one : expand_variants(params)) driver.validate_case(one);
+}
+
+// Throws kit::Error unless every policy `stated` names is one of the kit's table and `stated` is
+// what the lab's check applies (`applied`).
+void check_tolerance(const json& stated, const json& applied, const std::string& lab) {
+  const auto name = [](const json& v) {
+    if (!v.is_string()) throw kit::Error("a policy is named by a string, not " + v.dump());
+    kit::tolerance_policy(v.get<std::string>());  // throws listing the table
+  };
+  if (stated.is_object())
+    for (const auto& [kind, policy] : stated.items()) name(policy);
+  else
+    name(stated);
+  if (stated != applied)
+    throw kit::Error(lab + "'s check applies " + applied.dump() + " (policies of kit/tolerance.hpp), not " + stated.dump());
+}
+
+SafetySpec load_safety(const std::string& where, const json& node, const LabSpec& spec, const LabDriver& driver) {
   const Reader r{where + ": safety", node};
   if (!node.is_object()) r.fail("", "must be a JSON object");
   SafetySpec s;
   s.params = r.need("case");
   try {
-    driver.validate_case(s.params);
+    validate_case(spec, driver, s.params, true);
   } catch (const kit::Error& e) {
     r.fail("case", e.what());
   }
@@ -163,8 +186,9 @@ LabSpec load_spec(const std::filesystem::path& file) {
   if (spec.kernel_file.find('/') != std::string::npos) top.fail("kernel_file", "must be a file name without folders");
 
   const LabDriver& driver = lab_driver(spec.lab);  // throws naming the known labs
+  spec.case_fields = load_case_fields(file.string(), top.need("case_fields"));
   try {
-    driver.validate_tolerance(spec.tolerance);
+    check_tolerance(spec.tolerance, driver.tolerance(), "lab " + spec.lab.substr(0, 2));
   } catch (const kit::Error& e) {
     top.fail("tolerance", e.what());
   }
@@ -186,20 +210,20 @@ LabSpec load_spec(const std::filesystem::path& file) {
     c.params = cases[i];
     for (const char* key : {"name", "points", "visibility", "time_limit_s"}) c.params.erase(key);
     try {
-      driver.validate_case(c.params);
+      validate_case(spec, driver, c.params, false);
     } catch (const kit::Error& e) {
       r.fail("", e.what());
     }
     spec.cases.push_back(c);
   }
-  if (doc.contains("safety")) spec.safety = load_safety(file.string(), doc["safety"], driver);
+  if (doc.contains("safety")) spec.safety = load_safety(file.string(), doc["safety"], spec, driver);
   if (doc.contains("algorithm")) spec.algorithm = load_algorithm(file.string(), doc["algorithm"], spec);
   if (doc.contains("speed")) {
     const Reader r{file.string() + ": speed", doc["speed"]};
     SpeedSpec s;
     s.params = r.need("case");
     try {
-      driver.validate_case(s.params);
+      validate_case(spec, driver, s.params, false);
     } catch (const kit::Error& e) {
       r.fail("case", e.what());
     }

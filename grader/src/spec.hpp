@@ -7,6 +7,8 @@
 #include <string>
 #include <vector>
 
+#include "case_fields.hpp"
+
 namespace grader {
 
 using json = nlohmann::json;
@@ -81,6 +83,7 @@ struct LabSpec {
   std::filesystem::path file;
   std::string sha256;  // of the spec file's bytes: references record it to detect stale ones
   std::string lab, title, kernel_file, compare;
+  std::vector<CaseField> case_fields;  // the lab's case fields, every case checked against them
   json tolerance;
   std::string points_policy = "earned-with-correctness";
   double build_time_limit_s = 60;

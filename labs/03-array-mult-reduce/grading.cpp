@@ -25,14 +25,10 @@ class Lab03Driver : public LabDriver {
   std::vector<kit::KernelSignature> kernels() const override { return {lab03::kSignature}; }
 
   void validate_case(const json& p) const override {
-    require_fields(p, {"elements", "local", "seed"}, {"data"}, "lab 03");
     lab03::validate(to_case(p));
   }
 
-  void validate_tolerance(const json& policy) const override {
-    if (!policy.is_object() || policy.value("int", "") != "exact" || policy.value("real", "") != "tree-dot-bound")
-      throw kit::Error(R"(lab 03 implements {"int": "exact", "real": "tree-dot-bound"}, not )" + policy.dump());
-  }
+  json tolerance() const override { return {{"int", "exact"}, {"real", "depth-bound"}}; }
 
   json run_case(const kit::Runtime& rt, const std::filesystem::path& kernel, const std::string& shown_as,
                 const json& params) const override {

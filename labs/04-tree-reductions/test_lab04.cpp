@@ -53,7 +53,13 @@ TEST_CASE("the starter compiles and every rung fails") {
 TEST_CASE("a rung-4 kernel without the first add gets its hint") {
   const lab04::Case c{1000, 64, 3, 4};
   const auto in = lab04::make_input(c);
-  const auto out = lab04::run(test::runtime(), test::data("tree_without_first_add.cl"), c, in, 0, 1);
+  // Made from the solution: rung 4 loads one element per work-item and forgets the second.
+  test::TempDir dir;
+  test::write(dir / "TreeReductions.cl",
+              test::replace_slide_region(test::read(kit::lab_file(lab04::kLab, lab04::kKernelFile, true)), "rung4-first-add",
+                                         "    uint gid = get_group_id(0) * (2 * L) + tid;\n"
+                                         "    scratch[tid] = (gid < n) ? in[gid] : 0;\n"));
+  const auto out = lab04::run(test::runtime(), dir / "TreeReductions.cl", c, in, 0, 1);
   const auto e = lab04::expected(c, in);
   REQUIRE(lab04::first_difference(c, out, e));
   CHECK(lab04::diagnose(c, in, out, e).find("add in[i] and in[i + L] while loading") != std::string::npos);

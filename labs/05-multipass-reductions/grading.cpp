@@ -1,6 +1,6 @@
 // Lab 05 multi-pass reductions for the grader: cases {elements, local, data, seed, op, method};
 // graded: the final value (exact for min, max and whole-number sums, the method's rounding bound
-// for real sums) and that the input buffer is unchanged. Method "all" (safety case) runs every one.
+// for real sums) and that the input buffer is unchanged.
 #include <memory>
 
 #include "kit/errors.hpp"
@@ -10,14 +10,14 @@
 namespace grader {
 namespace {
 
-lab05::Case to_case(const json& p, const std::string& method) {
+lab05::Case to_case(const json& p) {
   lab05::Case c;
   c.elements = p.at("elements").get<std::size_t>();
   c.local = p.at("local").get<std::size_t>();
   c.kind = kit::parse_data_kind(p.at("data").get<std::string>());
   c.seed = p.at("seed").get<std::uint64_t>();
   c.op = lab05::parse_op(p.at("op").get<std::string>());
-  c.method = method;
+  c.method = p.at("method").get<std::string>();
   return c;
 }
 
@@ -27,38 +27,29 @@ class Lab05Driver : public LabDriver {
   std::vector<kit::KernelSignature> kernels() const override { return lab05::all_signatures(); }
 
   void validate_case(const json& p) const override {
-    require_fields(p, {"elements", "local", "seed"}, {"data", "op", "method"}, "lab 05");
-    const std::string m = p.at("method");
-    lab05::validate(to_case(p, m == "all" ? "pingpong" : m));
+    lab05::validate(to_case(p));
   }
 
-  void validate_tolerance(const json& policy) const override {
-    const json want = {{"min", "exact"}, {"max", "exact"}, {"int sum", "exact"}, {"real sum", "method-depth-bound"}};
-    if (policy != want) throw kit::Error("lab 05 implements " + want.dump() + ", not " + policy.dump());
+  json tolerance() const override {
+    return {{"min", "exact"}, {"max", "exact"}, {"int sum", "exact"}, {"real sum", "depth-bound"}};
   }
 
   json run_case(const kit::Runtime& rt, const std::filesystem::path& kernel, const std::string& shown_as,
                 const json& params) const override {
-    const std::string chosen = params.at("method");
-    json all = json::array();
-    for (const lab05::Method& m : lab05::methods()) {
-      if (chosen != "all" && m.name != chosen) continue;
-      const lab05::Case c = to_case(params, m.name);
-      const lab05::Outputs out = lab05::run(rt, kernel, c, lab05::make_input(c), 0, 1, shown_as);
-      all.push_back({{"method", m.name}, {"result", float_to_json(out.result)}, {"passes", out.passes},
-                     {"input_unchanged", out.input_unchanged}, {"seconds", out.timing.best}});
-    }
-    return chosen != "all" ? all[0] : json{{"methods", all}};
+    const lab05::Case c = to_case(params);
+    const lab05::Outputs out = lab05::run(rt, kernel, c, lab05::make_input(c), 0, 1, shown_as);
+    return {{"result", float_to_json(out.result)}, {"passes", out.passes}, {"input_unchanged", out.input_unchanged},
+            {"seconds", out.timing.best}};
   }
 
   json reference(const json& params) const override {
-    const lab05::Case c = to_case(params, params.at("method"));
+    const lab05::Case c = to_case(params);
     const lab05::Expected e = lab05::expected(c, lab05::make_input(c));
     return {{"value", e.value}, {"abs", e.abs}, {"passes", lab05::expected_passes(c)}};
   }
 
   Comparison compare(const json& params, const json&, const json& reference, const json& outputs) const override {
-    const lab05::Case c = to_case(params, params.at("method"));
+    const lab05::Case c = to_case(params);
     const lab05::Expected e{reference.at("value").get<double>(), reference.at("abs").get<double>()};
     lab05::Outputs out;
     out.result = float(json_to_float(outputs.at("result")));

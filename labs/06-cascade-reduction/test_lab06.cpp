@@ -8,6 +8,7 @@
 #include "kit/paths.hpp"
 #include "kit/reference.hpp"
 #include "labs.hpp"
+#include "spec.hpp"
 #include "support.hpp"
 
 namespace {
@@ -187,19 +188,22 @@ TEST_CASE("a case's branch forces DotCascade's branch on PoCL: the GPU's grid-st
         }
   CHECK(lab06::parse_branch("gpu") == lab06::Branch::Gpu);
   CHECK_THROWS_WITH_AS(lab06::parse_branch("fpga"), doctest::Contains("branch 'fpga' is not one of: device"), kit::Error);
-  const auto& driver = grader::lab_driver(lab06::kLab);
-  CHECK_THROWS_WITH_AS(driver.validate_case(grader::json::parse(
-                           R"({"branch": "fpga", "elements": 10, "local": 4, "groups": 2, "data": "int", "seed": 1, "combine": "host"})")),
-                       doctest::Contains("branch: must be \"device\""), kit::Error);
-  CHECK_THROWS_WITH_AS(driver.validate_case(grader::json::parse(
-                           R"({"branches": "gpu", "elements": 10, "local": 4, "groups": 2, "data": "int", "seed": 1, "combine": "host"})")),
-                       doctest::Contains("branches: not a field of lab 06 cases (elements, local, groups, seed, data, combine, branch (optional))"),
+  // The spec's case fields refuse a branch that is not one, and a misspelt field.
+  const auto fields = grader::load_specs(kit::root() / "grader" / "specs", {"06"}).at(0).case_fields;
+  CHECK_THROWS_WITH_AS(grader::check_case(fields, grader::json::parse(
+                           R"({"branch": "fpga", "elements": 10, "local": 4, "groups": 2, "data": "int", "seed": 1, "combine": "host"})"),
+                                          "lab 06", false),
+                       doctest::Contains("branch: must be one of \"device\", \"cpu\", \"gpu\", not \"fpga\""), kit::Error);
+  CHECK_THROWS_WITH_AS(grader::check_case(fields, grader::json::parse(
+                           R"({"branches": "gpu", "elements": 10, "local": 4, "groups": 2, "data": "int", "seed": 1, "combine": "host"})"),
+                                          "lab 06", false),
+                       doctest::Contains("branches: not a field of lab 06 cases (elements, local, groups, data, seed, combine, branch (optional))"),
                        kit::Error);
 }
 
 TEST_CASE("lab 06 grading: an off-by-one in the grid-stride loop's bound fails a GPU-branch case, and Oclgrind sees both branches") {
   // PoCL is a CPU device, so the host builds -D CONTIGUOUS and the grid-stride loop used to go
-  // ungraded. The spec's "branch": "gpu" cases build it anyway, and the safety case's "both" runs
+  // ungraded. The spec's "branch": "gpu" cases build it anyway, and the safety case's branch list ["cpu", "gpu"] runs
   // each branch under Oclgrind. Two off-by-ones made from the solution: one chunk too many (it adds
   // the tail twice and reads past the end) and one too few; the CPU branch is left right.
   const std::string solution = test::read(kit::lab_file(lab06::kLab, lab06::kKernelFile, true));

@@ -2,7 +2,6 @@
 // outputs are every level's size and digest (FNV-1a of its texels) and the result, all exact. The
 // texels never leave the child: where a level differs from the host's pyramid, the child names a
 // few wrong texels, and the grader recomputes the expected values for the message and the hint.
-// Block 0 (the memory-safety case only) runs both kernels.
 #include <cmath>
 #include <memory>
 
@@ -13,11 +12,11 @@
 namespace grader {
 namespace {
 
-lab07::Case to_case(const json& p, int block) {
+lab07::Case to_case(const json& p) {
   lab07::Case c;
   c.width = p.at("width").get<std::size_t>();
   c.height = p.at("height").get<std::size_t>();
-  c.block = block;
+  c.block = p.at("block").get<int>();
   c.op = lab07::parse_op(p.at("op").get<std::string>());
   c.data = lab07::parse_data(p.at("data").get<std::string>());
   c.seed = p.at("seed").get<std::uint64_t>();
@@ -56,46 +55,35 @@ class Lab07Driver : public LabDriver {
   std::vector<kit::KernelSignature> kernels() const override { return lab07::all_signatures(); }
 
   void validate_case(const json& p) const override {
-    require_fields(p, {"width", "height", "block", "seed"}, {"op", "data"}, "lab 07");
-    const int block = p.at("block").get<int>();
-    lab07::validate(to_case(p, block == 0 ? 2 : block));
+    lab07::validate(to_case(p));
   }
 
-  void validate_tolerance(const json& policy) const override {
-    if (policy != json("exact"))
-      throw kit::Error("lab 07 takes maxima and minima, which are exact: \"tolerance\": \"exact\", not " + policy.dump());
-  }
+  json tolerance() const override { return "exact"; }  // maxima and minima
 
   json run_case(const kit::Runtime& rt, const std::filesystem::path& kernel, const std::string& shown_as,
                 const json& params) const override {
-    const int chosen = params.at("block").get<int>();
-    json all = json::array();
-    for (const int block : {2, 4}) {
-      if (chosen != 0 && block != chosen) continue;
-      const lab07::Case c = to_case(params, block);
-      const std::vector<float> in = lab07::make_input(c);
-      const lab07::Outputs out = lab07::run(rt, kernel, c, in, 0, 1, shown_as);
-      const lab07::Summary s = lab07::summarize(out, lab07::host_pyramid(c, in));
-      json wrong = nullptr;
-      if (s.wrong) {
-        json texels = json::array();
-        for (const lab07::WrongTexel& t : s.wrong->texels) texels.push_back({t.x, t.y, texel_to_json(t.got)});
-        wrong = {{"level", s.wrong->level}, {"count", s.wrong->count}, {"texels", texels}};
-      }
-      all.push_back({{"block", block}, {"result", texel_to_json(s.result)}, {"passes", s.passes},
-                     {"levels", levels_to_json(s.levels)}, {"wrong", wrong}, {"seconds", out.timing.best}});
+    const lab07::Case c = to_case(params);
+    const std::vector<float> in = lab07::make_input(c);
+    const lab07::Outputs out = lab07::run(rt, kernel, c, in, 0, 1, shown_as);
+    const lab07::Summary s = lab07::summarize(out, lab07::host_pyramid(c, in));
+    json wrong = nullptr;
+    if (s.wrong) {
+      json texels = json::array();
+      for (const lab07::WrongTexel& t : s.wrong->texels) texels.push_back({t.x, t.y, texel_to_json(t.got)});
+      wrong = {{"level", s.wrong->level}, {"count", s.wrong->count}, {"texels", texels}};
     }
-    return chosen != 0 ? all[0] : json{{"blocks", all}};
+    return {{"result", texel_to_json(s.result)}, {"passes", s.passes}, {"levels", levels_to_json(s.levels)}, {"wrong", wrong},
+            {"seconds", out.timing.best}};
   }
 
   json reference(const json& params) const override {
-    const lab07::Case c = to_case(params, params.at("block").get<int>());
+    const lab07::Case c = to_case(params);
     const lab07::Expected e = lab07::expected(c, lab07::host_pyramid(c, lab07::make_input(c)));
     return {{"value", e.value}, {"passes", e.passes}, {"levels", levels_to_json(e.levels)}};
   }
 
   Comparison compare(const json& params, const json&, const json& reference, const json& outputs) const override {
-    const lab07::Case c = to_case(params, params.at("block").get<int>());
+    const lab07::Case c = to_case(params);
     lab07::Expected e;
     e.value = reference.at("value").get<double>();
     e.passes = reference.at("passes").get<int>();

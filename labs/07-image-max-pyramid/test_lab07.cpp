@@ -18,6 +18,21 @@ namespace {
 const auto kSolution = [] { return kit::lab_file(lab07::kLab, lab07::kKernelFile, true); };
 const auto kStarter = [] { return kit::lab_file(lab07::kLab, lab07::kKernelFile, false); };
 
+// A typical mistake, made from the solution by replacing each `from` with its `to` (each found
+// once), written under the folder of the test that asked for it.
+using Edits = std::vector<std::pair<std::string, std::string>>;
+const Edits kNoOwnClamp = {{"min(first + (int2)(1, 0), last)", "first + (int2)(1, 0)"},
+                           {"min(first + (int2)(0, 1), last)", "first + (int2)(0, 1)"},
+                           {"min(first + (int2)(1, 1), last)", "first + (int2)(1, 1)"},
+                           {"min(first + (int2)(dx, dy), last)", "first + (int2)(dx, dy)"}};
+
+std::filesystem::path mistake(const test::TempDir& dir, const std::string& name, const Edits& edits) {
+  std::string text = test::read(kSolution());
+  for (const auto& [from, to] : edits) text = test::replace_once(text, from, to);
+  test::write(dir / (name + ".cl"), text);
+  return dir / (name + ".cl");
+}
+
 lab07::Case make_case(std::size_t w, std::size_t h, int block, lab07::Op op = lab07::Op::Max,
                       lab07::Data data = lab07::Data::Reals, std::uint64_t seed = 7) {
   lab07::Case c;
@@ -149,7 +164,10 @@ TEST_CASE("lab 07: the starter compiles, fails both kernels, and is told its pla
 
 TEST_CASE("lab 07: typical mistakes get their hint") {
   SUBCASE("trusting the sampler's clamp: right while levels fill their images, wrong in a corner with odd sides") {
-    const auto file = test::data("lab07_sampler_clamp_only.cl");
+    // No clamping of its own: it trusts the sampler's CLK_ADDRESS_CLAMP_TO_EDGE, which is right
+    // while the source image is exactly the source level (the input, and level 1).
+    test::TempDir dir;
+    const auto file = mistake(dir, "sampler_clamp_only", kNoOwnClamp);
     CHECK_FALSE(check(file, make_case(2048, 2048, 2)).diff);
     CHECK_FALSE(check(file, make_case(8, 8, 4)).diff);
     for (const int block : {2, 4}) {
@@ -175,7 +193,12 @@ TEST_CASE("lab 07: typical mistakes get their hint") {
     CHECK(r.hint.find("reaches past") == std::string::npos);
   }
   SUBCASE("CLK_ADDRESS_CLAMP lets a 0 in at the input's odd edge") {
-    const Checked r = check(test::data("lab07_border_zero.cl"), make_case(7, 5, 2, lab07::Op::Max, lab07::Data::Negative));
+    // CLK_ADDRESS_CLAMP and no clamping of its own: past the input's odd edge the sampler returns
+    // its border colour, whose red channel is 0.
+    test::TempDir dir;
+    Edits edits = kNoOwnClamp;
+    edits.push_back({"CLK_ADDRESS_CLAMP_TO_EDGE", "CLK_ADDRESS_CLAMP"});
+    const Checked r = check(mistake(dir, "border_zero", edits), make_case(7, 5, 2, lab07::Op::Max, lab07::Data::Negative));
     REQUIRE(r.diff);
     CHECK(r.diff->find("level 1 of 3") != std::string::npos);
     CHECK(r.diff->find("got 0;") != std::string::npos);
@@ -183,13 +206,17 @@ TEST_CASE("lab 07: typical mistakes get their hint") {
   }
   SUBCASE("blocks not scaled by the block size") {
     for (const int block : {2, 4}) {
-      const Checked r = check(test::data("lab07_no_scale.cl"), make_case(64, 48, block));
+      test::TempDir dir;  // the block of output texel out starts at out, not at 2 * out (4 * out)
+      const auto file = mistake(dir, "no_scale", {{"const int2 first = 2 * out;", "const int2 first = out;"},
+                                                  {"const int2 first = 4 * out;", "const int2 first = out;"}});
+      const Checked r = check(file, make_case(64, 48, block));
       REQUIRE(r.diff);
       CHECK(r.hint.find("the blocks start at (x, y)") != std::string::npos);
     }
   }
   SUBCASE("fmax instead of PICK ignores -D MIN_INSTEAD") {
-    const auto file = test::data("lab07_always_max.cl");
+    test::TempDir dir;  // fmax written where PICK is fmin, so -D MIN_INSTEAD changes nothing
+    const auto file = mistake(dir, "always_max", {{"#define PICK(a, b) fmin((a), (b))", "#define PICK(a, b) fmax((a), (b))"}});
     CHECK_FALSE(check(file, make_case(100, 60, 2, lab07::Op::Max)).diff);
     const Checked r = check(file, make_case(100, 60, 2, lab07::Op::Min));
     REQUIRE(r.diff);
@@ -197,7 +224,8 @@ TEST_CASE("lab 07: typical mistakes get their hint") {
     CHECK(r.hint.find("the level holds the max of each block where the min was asked for") != std::string::npos);
   }
   SUBCASE("a 4 x 4 pass that reads only 2 x 2") {
-    const auto file = test::data("lab07_4x4_reads_2x2.cl");
+    test::TempDir dir;  // max_pyramid_4x4 starts its blocks at 4 * out but combines only 2 x 2 texels
+    const auto file = mistake(dir, "reads_2x2", {{"dy < 4", "dy < 2"}, {"dx < 4", "dx < 2"}});
     CHECK_FALSE(check(file, make_case(100, 60, 2)).diff);
     const Checked r = check(file, make_case(100, 60, 4));
     REQUIRE(r.diff);
@@ -206,7 +234,13 @@ TEST_CASE("lab 07: typical mistakes get their hint") {
 }
 
 TEST_CASE("lab 07: kernel parameters are checked, access qualifiers included") {
-  CHECK_THROWS_WITH_AS(lab07::run(test::runtime(), test::data("lab07_dst_read_only.cl"), make_case(8, 8, 2),
+  // The output image declared read_only (it compiles once the write is gone).
+  test::TempDir dir;
+  const std::string write = "    write_imagef(dst, out, (float4)(PICK(PICK(a, b), PICK(c, d)), 0.0f, 0.0f, 1.0f));";
+  const auto read_only = mistake(dir, "dst_read_only", {{"max_pyramid_2x2(read_only image2d_t src, write_only image2d_t dst",
+                                                         "max_pyramid_2x2(read_only image2d_t src, read_only image2d_t dst"},
+                                                        {write, ""}});
+  CHECK_THROWS_WITH_AS(lab07::run(test::runtime(), read_only, make_case(8, 8, 2),
                                   lab07::make_input(make_case(8, 8, 2)), 0, 1),
                        doctest::Contains("parameter 2 of 'max_pyramid_2x2' is read_only, expected write_only"), kit::Error);
   // OpenCL reports an image parameter as global "image2d_t"; kit::make_kernel accepts the solution.
@@ -303,9 +337,17 @@ TEST_CASE("lab 07: the grader stores digests, passes the solution and names the 
   CHECK(cmp.hint.find("top-left texel") != std::string::npos);
   CHECK_THROWS_WITH_AS(driver.validate_case({{"width", 8u}, {"height", 8u}, {"block", 3u}, {"op", "max"}, {"data", "real"}, {"seed", 1u}}),
                        doctest::Contains("block size 3"), kit::Error);
-  CHECK_THROWS_WITH_AS(driver.validate_case({{"width", 8u}, {"height", 8u}, {"block", 2u}, {"op", "max"}, {"data", "real"}, {"seed", 1u}, {"local", 4u}}),
+  const auto fields = grader::load_specs(kit::root() / "grader" / "specs", {"07"}).at(0).case_fields;
+  CHECK_THROWS_WITH_AS(grader::check_case(fields, {{"width", 8u}, {"height", 8u}, {"block", 2u}, {"op", "max"}, {"data", "real"},
+                                                   {"seed", 1u}, {"local", 4u}},
+                                          "lab 07", false),
                        doctest::Contains("local: not a field of lab 07 cases"), kit::Error);
-  CHECK_THROWS_WITH_AS(driver.validate_tolerance("1e-6"), doctest::Contains("exact"), kit::Error);
+  // A spec asking for another tolerance than the exact one lab 07's check applies is refused.
+  test::TempDir specs;
+  std::string text = test::read(kit::root() / "grader/specs/07-image-max-pyramid.json");
+  text.replace(text.find(R"("tolerance": "exact")"), 20, R"("tolerance": "digest")");
+  test::write(specs / "07-image-max-pyramid.json", text);
+  CHECK_THROWS_WITH_AS(grader::load_specs(specs.path, {"07"}), doctest::Contains("lab 07's check applies \"exact\""), kit::Error);
 }
 
 TEST_CASE("lab 07: the spec grades both block sizes apart, min through the build option, and both kernels for safety") {
@@ -329,12 +371,12 @@ TEST_CASE("lab 07: the spec grades both block sizes apart, min through the build
   CHECK((visible > 0 && visible < int(spec.cases.size())));
   CHECK((square_large && cut_both_ways && row && column));
   REQUIRE(spec.safety);
-  CHECK(spec.safety->params.at("block") == 0);
+  CHECK(spec.safety->params.at("block") == grader::json::array({2, 4}));  // both kernels, in turn
   CHECK(spec.safety->time_limit_s == 10);
   REQUIRE(spec.safety->allow.size() == 1);
   CHECK(spec.safety->allow[0].kind == "uninitialized");  // Oclgrind's image shadow, on PICK lines only
-  const auto both = grader::lab_driver(lab07::kLab).run_case(test::runtime(), kSolution(), "ImagePyramid.cl", spec.safety->params);
-  REQUIRE(both.at("blocks").size() == 2);
-  CHECK(both.at("blocks")[0].at("wrong").is_null());
-  CHECK(both.at("blocks")[1].at("wrong").is_null());
+  const auto both = grader::expand_variants(spec.safety->params);
+  REQUIRE(both.size() == 2);
+  for (const auto& one : both)
+    CHECK(grader::lab_driver(lab07::kLab).run_case(test::runtime(), kSolution(), "ImagePyramid.cl", one).at("wrong").is_null());
 }

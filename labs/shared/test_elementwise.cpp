@@ -44,19 +44,27 @@ TEST_CASE("the starters of labs 01 and 02 compile and fail") {
 TEST_CASE("a kernel without the guard is caught writing past the end, with the hint") {
   const auto& lab = elementwise::array_mult();
   const elementwise::Case c{1000, 64, kit::DataKind::Integers, 3};
-  const auto out = run(lab, test::data("unguarded_mult.cl"), c);
+  // Made from the solution: without the guard, the rounded-up last work-group writes past dC[n-1].
+  test::TempDir dir;
+  test::write(dir / "ArrayMult.cl", test::replace_once(test::read(kit::lab_file("01-array-mult", "ArrayMult.cl", true)),
+                                                       "    if (gid < n)                  // the last work-group may reach past the end of the arrays\n",
+                                                       ""));
+  const auto out = run(lab, dir / "ArrayMult.cl", c);
   REQUIRE(out.written_past_end);
   CHECK(*out.written_past_end == 1000);
   CHECK(elementwise::describe(lab, c, out, std::nullopt).find("wrote dC[1000], past the last element 999") != std::string::npos);
   CHECK(elementwise::diagnose(lab, elementwise::make_inputs(lab, c), out, std::nullopt).find("if (gid < n)") != std::string::npos);
-  CHECK_FALSE(run(lab, test::data("unguarded_mult.cl"), {1024, 64, kit::DataKind::Integers, 3}).written_past_end);  // N a multiple
+  CHECK_FALSE(run(lab, dir / "ArrayMult.cl", {1024, 64, kit::DataKind::Integers, 3}).written_past_end);  // N a multiple
 }
 
 TEST_CASE("lab 02 names a forgotten addend") {
   const auto& lab = elementwise::array_mult_add();
   const elementwise::Case c{1000, 64, kit::DataKind::Integers, 5};
   const auto in = elementwise::make_inputs(lab, c);
-  const auto out = run(lab, test::data("mult_add_without_c.cl"), c);
+  test::TempDir dir;  // made from the solution: the addend forgotten
+  test::write(dir / "ArrayMultAdd.cl", test::replace_once(test::read(kit::lab_file("02-array-mult-add", "ArrayMultAdd.cl", true)),
+                                                          "dA[gid] * dB[gid] + dC[gid];", "dA[gid] * dB[gid];"));
+  const auto out = run(lab, dir / "ArrayMultAdd.cl", c);
   const auto wrong = elementwise::first_wrong(elementwise::expected(lab, in), out);
   REQUIRE(wrong);
   CHECK(elementwise::diagnose(lab, in, out, wrong) == "that is A * B alone: add C");

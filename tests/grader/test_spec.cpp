@@ -8,7 +8,9 @@
 
 namespace {
 const char* kGood = R"({"lab": "03-array-mult-reduce", "title": "t", "kernel_file": "ArrayMultReduce.cl",
-  "compare": "c", "points_policy": "earned-with-correctness", "tolerance": {"int": "exact", "real": "tree-dot-bound"},
+  "compare": "c", "points_policy": "earned-with-correctness", "tolerance": {"int": "exact", "real": "depth-bound"},
+  "case_fields": {"elements": {"type": "count"}, "local": {"type": "count"}, "data": {"type": "one-of", "values": ["int", "real"]},
+                  "seed": {"type": "count"}},
   "cases": [{"name": "a", "elements": 64, "local": 8, "data": "int", "seed": 1, "points": 2, "visibility": "visible"}]})";
 
 std::string error_of(const std::string& text) {
@@ -72,9 +74,25 @@ TEST_CASE("a spec's mistakes are named by file and field") {
   CHECK(error_of(with(R"("local": 8)", R"("local": 6)")).find("cases[0]: local size 6 is not a power of two") !=
         std::string::npos);
   CHECK(error_of(with(R"("seed": 1)", R"("seed": 1, "colour": 3)")).find("colour: not a field") != std::string::npos);
+  // The case fields, described once in the spec, check every case: types, values, missing fields.
+  CHECK(error_of(with(R"("seed": 1)", R"("seed": "one")")).find("cases[0]: seed: must be a whole number >= 0, not \"one\"") !=
+        std::string::npos);
+  CHECK(error_of(with(R"("data": "int")", R"("data": "complex")"))
+            .find("cases[0]: data: must be one of \"int\", \"real\", not \"complex\"") != std::string::npos);
+  CHECK(error_of(with(R"(, "seed": 1)", "")).find("cases[0]: seed: missing (a whole number >= 0)") != std::string::npos);
+  CHECK(error_of(with(R"("data": "int")", R"("data": ["int", "real"])")).find("data: must be one of \"int\", \"real\", not a list") !=
+        std::string::npos);
+  CHECK(error_of(with(R"("seed": {"type": "count"})", R"("seed": {"type": "number"})"))
+            .find(".case_fields.seed.type: must be \"count\", \"text\" or \"one-of\"") != std::string::npos);
+  CHECK(error_of(with(R"("seed": {"type": "count"})", R"("seed": {"type": "count", "colour": 1})"))
+            .find(".case_fields.seed.colour: not a property of a case field") != std::string::npos);
   CHECK(error_of(with(R"("lab": "03-array-mult-reduce")", R"("lab": "99-nothing")")).find("knows no lab '99-nothing'") !=
         std::string::npos);
-  CHECK(error_of(with(R"("real": "tree-dot-bound")", R"("real": "1e-3")")).find("tolerance:") != std::string::npos);
+  // Tolerances are named from the kit's one table, and must be what the lab's check applies.
+  CHECK(error_of(with(R"("real": "depth-bound")", R"("real": "1e-3")"))
+            .find(".tolerance: '1e-3' is not a tolerance policy of the kit; they are:\n  exact: ") != std::string::npos);
+  CHECK(error_of(with(R"("real": "depth-bound")", R"("real": "exact")"))
+            .find(".tolerance: lab 03's check applies {\"int\":\"exact\",\"real\":\"depth-bound\"}") != std::string::npos);
   const std::string duplicate = with(R"(, "visibility": "visible"}])",
                                      R"(, "visibility": "visible"}, {"name": "a", "elements": 8, "local": 8, "data": "int", "seed": 1, "points": 1, "visibility": "hidden"}])");
   CHECK(error_of(duplicate).find("cases[1].name: 'a' is used by an earlier case") != std::string::npos);
@@ -102,6 +120,40 @@ TEST_CASE("a spec's mistakes are named by file and field") {
   const std::string share_only = no_span.substr(0, no_span.find(R"(, "unit")")) + R"(, "busiest_share_at_most": 0.5}]}})";
   CHECK(error_of(with("}]}", "}]" + safety + share_only)).empty());
   CHECK(error_of(kGood).empty());
+}
+
+TEST_CASE("a variants field lets the safety case list its values, each run in turn; a graded case has one") {
+  const std::string variants = R"("data": {"type": "one-of", "values": ["int", "real"], "variants": true})";
+  const std::string spec = with(R"("data": {"type": "one-of", "values": ["int", "real"]})", variants);
+  const auto with_safety = [&](const std::string& value) {
+    std::string s = spec;
+    return s.replace(s.rfind("}]}"), 3, R"(}], "safety": {"case": {"elements": 64, "local": 8, "data": )" + value +
+                                             R"(, "seed": 2}, "visibility": "visible", "checks": {"data-race": 1}}})");
+  };
+  const auto error_in = [&](const std::string& text) {
+    test::TempDir dir;
+    test::write(dir / "03-array-mult-reduce.json", text);
+    try {
+      grader::load_spec(dir / "03-array-mult-reduce.json");
+    } catch (const kit::Error& e) {
+      return std::string(e.what());
+    }
+    return std::string();
+  };
+  CHECK(error_in(with_safety(R"(["int", "real"])")).empty());
+  CHECK(error_in(with_safety(R"(["int", "int"])")).find("safety.case: data[1]: \"int\" is listed twice") != std::string::npos);
+  CHECK(error_in(with_safety(R"([])")).find("safety.case: data: an empty list runs nothing") != std::string::npos);
+  CHECK(error_in(with_safety(R"(["int", "complex"])")).find("data[1]: must be one of \"int\", \"real\"") != std::string::npos);
+  std::string graded = spec;
+  graded.replace(graded.find(R"("data": "int")"), 13, R"("data": ["int", "real"])");
+  CHECK(error_in(graded).find("cases[0]: data: a list of values runs each in turn, which only the safety case does") !=
+        std::string::npos);
+
+  const auto all = grader::expand_variants(grader::json::parse(R"({"elements": 8, "data": ["int", "real"]})"));
+  REQUIRE(all.size() == 2);
+  CHECK(all[0] == grader::json::parse(R"({"elements": 8, "data": "int"})"));
+  CHECK(all[1] == grader::json::parse(R"({"elements": 8, "data": "real"})"));
+  CHECK(grader::expand_variants(grader::json::parse(R"({"elements": 8})")).size() == 1);
 }
 
 TEST_CASE("asking for a lab without a spec names it") {
