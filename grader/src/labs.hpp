@@ -44,12 +44,6 @@ struct LabDriver {
                          const std::filesystem::path& baseline, const json& params, int pairs) const;
 };
 
-// Throws kit::Error naming the field unless `params` has exactly these fields: `numbers` whole
-// numbers >= 0, `texts` strings, and any of `optional` (whose values the driver checks itself).
-// Every driver's validate_case starts here.
-void require_fields(const json& params, const std::vector<std::string>& numbers, const std::vector<std::string>& texts,
-                    const std::string& lab, const std::vector<std::string>& optional = {});
-
 // One driver per lab that called kit_add_lab(), in lab order (lab_registry.cpp, made by CMake).
 std::vector<std::unique_ptr<LabDriver>> registered_lab_drivers();
 

@@ -12,8 +12,10 @@
 #include <vector>
 
 #include "kit/device.hpp"
+#include "kit/exact.hpp"
 #include "kit/program.hpp"
 #include "kit/timing.hpp"
+#include "kit/verdict.hpp"
 
 namespace lab08 {
 
@@ -64,12 +66,12 @@ inline constexpr int kAccuracyScale = 43;
 float accuracy_value(std::uint64_t seed, std::uint64_t index);
 std::vector<float> make_accuracy_data(const Case& c);
 
-// Exact sums in scaled integers: a value that is a whole multiple of 2^-scale, times 2^scale.
-using Int128 = __int128;
-Int128 scaled(float x, int scale);  // throws std::invalid_argument when x is not such a multiple
-std::string to_decimal(Int128 v);
-Int128 parse_decimal(const std::string& text);  // kit::Error for anything but an optional '-' and digits
-long double unscaled(Int128 v, int scale);       // v * 2^-scale, rounded once to long double
+// The exact sums use the kit's 128-bit arithmetic (kit/exact.hpp).
+using kit::Int128;
+using kit::parse_decimal;
+using kit::scaled;
+using kit::to_decimal;
+using kit::unscaled;
 
 // ---- Part 1: one launch, one total -------------------------------------------------------------
 struct Sum {
@@ -103,6 +105,12 @@ std::string diagnose_atomic(const Case& c, double got, double expected);
 // updates: a wrong value of a known kind, else work-groups that ran at the same time raced for the
 // total (a compare-and-swap without its retry, a plain +=), whether some launches were right or none.
 std::string diagnose_contention(const Case& c, double got, double expected, bool some_right);
+
+// The verdict on an atomic part's totals: every launch exact (ints; e.exact holds the int sum) or
+// within the float bound. `totals` holds each total with the launches that gave it, in order; with
+// several launches the message counts the wrong ones on `threads` PoCL threads and the hint names
+// the race between work-groups that run at the same time.
+kit::Verdict check_atomic(const Case& c, const std::vector<std::pair<double, int>>& totals, const FloatExpected& e, int threads);
 
 // ---- Part 2: accuracy --------------------------------------------------------------------------
 struct Method {
@@ -155,6 +163,9 @@ std::optional<std::string> accuracy_difference(const Case& c, const AccuracyOutp
                                                const std::vector<RunExact>& exact, const std::vector<float>& naive);
 std::string diagnose_accuracy(const Case& c, const AccuracyOutputs& out, const std::vector<RunExact>& exact,
                               const std::vector<float>& naive);
+// The verdict on the accuracy part: accuracy_difference, with diagnose_accuracy's hint.
+kit::Verdict check_accuracy(const Case& c, const AccuracyOutputs& out, const std::vector<RunExact>& exact,
+                            const std::vector<float>& naive);
 
 // ---- Part 3: scan and compaction ---------------------------------------------------------------
 struct ScanOutputs {
@@ -179,8 +190,22 @@ std::string diagnose_scan(const Case& c, const std::vector<std::int32_t>& in, st
                           const std::vector<std::int64_t>& got);
 std::string diagnose_compact(const Case& c, const std::vector<std::int32_t>& in, std::int64_t count, std::size_t index,
                              std::int64_t got);
-// The whole check of a scan or compaction result against the host's, in words, or nullopt.
-std::optional<std::string> scan_difference(const Case& c, const std::vector<std::int32_t>& in, const ScanOutputs& out);
+// What a scan or compaction run showed, in the form the program and the grader both have: the
+// number of outputs (compaction: the count the kernel wrote), whether the outputs equal the host's
+// (the program compares them, the grader their SHA-256 with the stored reference's), and where
+// they first differ, with a few values read from there.
+struct ScanSeen {
+  std::int64_t count = 0;
+  bool equal = true;
+  bool by_digest = false;            // equality was judged by SHA-256 (the grader)
+  std::optional<std::size_t> first;  // the first index that differs from the host's
+  std::vector<std::int64_t> window;  // the outputs from there on (a few)
+};
+ScanSeen see_scan(const Case& c, const std::vector<std::int32_t>& in, const ScanOutputs& out);
+
+// The verdict on a scan or compaction (c.part says which): pass, what differs, and the mistake
+// it matches. Used by the program's --check, the grader and the tests.
+kit::Verdict check_scan(const Case& c, const std::vector<std::int32_t>& in, const ScanSeen& seen);
 
 // ---- Running on the device ---------------------------------------------------------------------
 // Builds the kernel file once; each part makes the kernels it needs (so a file may hold only

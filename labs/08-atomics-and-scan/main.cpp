@@ -22,11 +22,11 @@ struct Checks {
   int status = 0;
   std::vector<std::string> problems;
   // "ok", "FAIL" (remembering the problem and its hint) or "" when not checking.
-  std::string verdict(const std::string& what, const std::optional<std::string>& diff, const std::string& hint) {
+  std::string verdict(const std::string& what, const kit::Verdict& v) {
     if (!enabled) return "";
-    if (!diff) return "ok";
+    if (v.pass) return "ok";
     status = 1;
-    problems.push_back(what + ": " + *diff + (hint.empty() ? "" : "\n        hint: " + hint));
+    problems.push_back(what + ": " + v.message + (v.hint.empty() ? "" : "\n        hint: " + v.hint));
     return "FAIL";
   }
 };
@@ -57,17 +57,18 @@ void atomics(lab08::Runner& runner, lab08::Case c, int warmup, int repeats, Chec
               kit::format_count(c.elements).c_str(), c.local, back.groups, repeats);
   std::printf("%-46s %10s %18s %18s %s\n", "how", "time (ms)", "total", "expected", checks.enabled ? "check" : "");
   const double tree_bound = kit::gamma_float(kit::tree_depth(c.local)) * fexp.abs + kit::gamma_double(back.groups) * fexp.abs;
-  const std::optional<std::string> back_diff =
+  const kit::Verdict back_ok =
       std::fabs(back.total - fexp.exact) <= tree_bound
-          ? std::nullopt
-          : std::optional<std::string>("read-back total " + std::to_string(back.total) + " is beyond the trees' bound");
-  const std::string v0 = checks.verdict("sum_tree (given)", back_diff, "sum_tree is given finished: has it been changed?");
+          ? kit::Verdict{}
+          : kit::Verdict{false, "read-back total " + std::to_string(back.total) + " is beyond the trees' bound",
+                         "sum_tree is given finished: has it been changed?"};
+  const std::string v0 = checks.verdict("sum_tree (given)", back_ok);
   c.part = lab08::Part::AtomicInt;
-  const std::string v1 = checks.verdict("sum_int_atomic", lab08::atomic_int_difference(c, std::int64_t(isum.total), iexp),
-                                        lab08::diagnose_atomic(c, isum.total, double(iexp)));
+  lab08::FloatExpected int_expected;
+  int_expected.exact = double(iexp);
+  const std::string v1 = checks.verdict("sum_int_atomic", lab08::check_atomic(c, {{isum.total, 1}}, int_expected, 1));
   c.part = lab08::Part::AtomicFloat;
-  const std::string v2 = checks.verdict("sum_float_atomic", lab08::atomic_float_difference(c, fsum.total, fexp),
-                                        lab08::diagnose_atomic(c, fsum.total, fexp.exact));
+  const std::string v2 = checks.verdict("sum_float_atomic", lab08::check_atomic(c, {{fsum.total, 1}}, fexp, 1));
   const std::string back_name = "sum_tree + read back " + std::to_string(back.groups) + " partials + host add";
   std::printf("%-46s %10.3f %18.6f %18.6f %s\n", back_name.c_str(), back.timing.best * 1e3, back.total, fexp.exact, v0.c_str());
   std::printf("%-46s %10.3f %18.0f %18lld %s\n", "sum_int_atomic: atomic_add per work-group", isum.timing.best * 1e3,
@@ -100,8 +101,7 @@ void accuracy(lab08::Runner& runner, lab08::Case c, int warmup, int repeats, Che
               lab08::run_count(c), c.run, c.elements);
   std::printf("%-9s %-10s %9s %14s %16s %14s %10s %s\n", "method", "kernel", "depth k", "bound/sum|x|", "worst err/sum|x|",
               "worst err/bound", "time (ms)", checks.enabled ? "check" : "");
-  const std::optional<std::string> diff = lab08::accuracy_difference(c, out, exact, naive);
-  checks.verdict("accuracy", diff, diff ? lab08::diagnose_accuracy(c, out, exact, naive) : "");
+  checks.verdict("accuracy", lab08::check_accuracy(c, out, exact, naive));
   for (std::size_t m = 0; m < errors.size(); ++m) {
     const lab08::Method& method = lab08::methods()[m];
     // Per row: within its bound (and, for naive, the in-order float sum bit for bit).
@@ -130,20 +130,8 @@ void scans(lab08::Runner& runner, lab08::Case c, int warmup, int repeats, Checks
     c.part = part;
     const lab08::ScanOutputs out = part == lab08::Part::Compact ? runner.compact(c, in, warmup, repeats)
                                                                  : runner.scan(c, in, warmup, repeats);
-    std::optional<std::string> diff;
-    std::string hint;
-    if (checks.enabled) {
-      diff = lab08::scan_difference(c, in, out);
-      if (diff && part == lab08::Part::Compact) {
-        const auto kept = lab08::expected_compact(in);
-        const auto i = lab08::first_mismatch(kept, out.values).value_or(0);
-        hint = lab08::diagnose_compact(c, in, out.count, i, i < out.values.size() ? out.values[i] : 0);
-      } else if (diff) {
-        const auto i = lab08::first_mismatch(lab08::expected_scan(in, part == lab08::Part::ScanInclusive), out.values).value_or(0);
-        hint = lab08::diagnose_scan(c, in, i, lab08::window(out.values, i));
-      }
-    }
-    const std::string verdict = checks.verdict(lab08::to_string(part), diff, hint);
+    const std::string verdict =
+        checks.enabled ? checks.verdict(lab08::to_string(part), lab08::check_scan(c, in, lab08::see_scan(c, in, out))) : "";
     std::string what = part == lab08::Part::ScanExclusive   ? "exclusive scan"
                        : part == lab08::Part::ScanInclusive ? "inclusive scan"
                                                             : "compaction (x > 0)";

@@ -5,7 +5,7 @@
 // the atomic chain's rounding bound); the
 // accuracy study's sums within each method's bound (naive bit for bit, Kahan far below naive);
 // scans and compactions exactly, by the SHA-256 of the whole output (and the count), so the stored
-// references stay small. Part "all" (the memory-safety case only) runs every part.
+// references stay small. The memory-safety case lists every part ("part": [...]), run in turn.
 // The atomic parts take three optional fields that put the atomics under contention: `data`
 // ("int", whole numbers -8..8, or "positive-int", 1..8: every partial positive, so a lost update
 // always makes the total smaller), `repeats` (R launches, every total must be right) and
@@ -63,33 +63,6 @@ std::vector<std::pair<double, int>> totals_of(const json& outputs) {
   std::vector<std::pair<double, int>> all;
   for (const json& e : outputs.at("totals")) all.emplace_back(json_to_float(e.at("total")), e.at("runs").get<int>());
   return all;
-}
-
-// An atomic part's comparison: every launch's total exact (ints) or within the float bound (exact
-// on whole numbers). With several launches the message counts the wrong ones, and the hint names the
-// race between work-groups that run at the same time (unless the total is wrong in a known way).
-Comparison compare_totals(const lab08::Case& c, const json& params, const json& reference, const json& outputs) {
-  const bool ints = c.part == lab08::Part::AtomicInt;
-  lab08::FloatExpected e;
-  if (ints) e.exact = reference.at("total").get<double>();
-  else e = {reference.at("exact"), reference.at("abs"), reference.at("abs_partials"), reference.value("whole", false)};
-  const auto difference = [&](double got) {
-    return ints ? lab08::atomic_int_difference(c, std::int64_t(got), std::int64_t(e.exact)) : lab08::atomic_float_difference(c, got, e);
-  };
-  int wrong = 0;
-  std::optional<std::pair<double, std::string>> first;  // the first wrong total, and what is wrong with it
-  for (const auto& [got, runs] : totals_of(outputs))
-    if (const auto diff = difference(got)) {
-      wrong += runs;
-      if (!first) first = {{got, *diff}};
-    }
-  if (!first) return {true, "", ""};
-  if (!outputs.contains("totals")) return {false, first->second, lab08::diagnose_atomic(c, first->first, e.exact)};
-  const int launches = outputs.at("runs").get<int>();
-  const std::string message = std::to_string(wrong) + " of " + std::to_string(launches) + " launches on " +
-                              std::to_string(params.value("pocl_threads", 1)) + " PoCL threads gave a wrong total; the first: " +
-                              first->second;
-  return {false, message, lab08::diagnose_contention(c, first->first, e.exact, wrong < launches)};
 }
 
 // Throws kit::Error naming the field unless the contention fields (data, repeats, pocl_threads)
@@ -181,28 +154,15 @@ class Lab08Driver : public LabDriver {
   std::vector<kit::KernelSignature> kernels() const override { return lab08::signatures(); }
 
   void validate_case(const json& p) const override {
-    if (!p.contains("part") || !p.at("part").is_string()) throw kit::Error("part: must be a string");
     const std::string part = p.at("part");
-    const bool all = part == "all";
-    if (!all) lab08::parse_part(part);
-    for (const char* key : {"elements", "local", "seed"})
-      if (!p.contains(key) || !p.at(key).is_number_unsigned()) throw kit::Error(std::string(key) + ": must be a whole number >= 0");
-    const bool needs_run = all || part == "accuracy";
-    if (needs_run && (!p.contains("run") || !p.at("run").is_number_unsigned()))
-      throw kit::Error("run: the accuracy part needs the run length, a whole number");
-    if (!needs_run && p.contains("run")) throw kit::Error("run: only the accuracy part (and \"all\") has runs");
-    for (const auto& [key, value] : p.items())
-      if (key != "part" && key != "elements" && key != "local" && key != "seed" && key != "run" && key != "data" &&
-          key != "repeats" && key != "pocl_threads")
-        throw kit::Error(key + ": not a field of lab 08 cases (part, elements, local, seed, run; data, repeats, pocl_threads)");
+    // `run` is the accuracy part's run length; the other parts ignore it (the safety case lists
+    // every part with one run length).
+    if (part == "accuracy" && !p.contains("run")) throw kit::Error("run: the accuracy part needs the run length, a whole number");
     validate_contention(p, part);
     if (part == "atomic-float" && p.at("elements").get<std::size_t>() > lab08::kMaxWholeFloatElements)
       throw kit::Error("elements: the float atomic's graded total must be exact in any order: at most 2^21 = " +
                        std::to_string(lab08::kMaxWholeFloatElements) + " elements");
-    if (all)
-      for (lab08::Part each : lab08::parts()) lab08::validate(to_case(p, each));
-    else
-      lab08::validate(to_case(p, lab08::parse_part(part)));
+    lab08::validate(to_case(p, lab08::parse_part(part)));
   }
 
   json tolerance() const override {
@@ -213,22 +173,16 @@ class Lab08Driver : public LabDriver {
   json run_case(const kit::Runtime& rt, const std::filesystem::path& kernel, const std::string& shown_as,
                 const json& params) const override {
     require_threads(rt, params);
-    lab08::Runner runner(rt, kernel, shown_as);
-    if (params.at("part") != "all") return run_part(runner, params, part_of(params));
-    // One context, one runner: Oclgrind's reports of every part then go to the one log. The
-    // runner keeps its buffers to the end (see Runner::retain_buffers).
-    runner.retain_buffers();
-    json all = json::array();
-    for (lab08::Part part : lab08::parts()) {
-      json one = run_part(runner, params, part);
-      one["part"] = lab08::to_string(part);
-      all.push_back(one);
-    }
-    return {{"parts", all}};
+    // Every runner of this process keeps its buffers until the process ends, so that no buffer
+    // reuses a released one's address (see Runner::retain_buffers): the safety case runs every
+    // part in one child under Oclgrind. A child runs one case, so little is kept.
+    static std::vector<std::unique_ptr<lab08::Runner>> kept;
+    kept.push_back(std::make_unique<lab08::Runner>(rt, kernel, shown_as));
+    kept.back()->retain_buffers();
+    return run_part(*kept.back(), params, part_of(params));
   }
 
   json reference(const json& params) const override {
-    if (params.at("part") == "all") throw kit::Error("part \"all\" is the memory-safety case only: it has no reference");
     const lab08::Part part = part_of(params);
     const lab08::Case c = to_case(params, part);
     switch (part) {
@@ -262,45 +216,34 @@ class Lab08Driver : public LabDriver {
     const lab08::Case c = to_case(params, part);
     switch (part) {
       case lab08::Part::AtomicInt:
-      case lab08::Part::AtomicFloat:
-        return compare_totals(c, params, reference, outputs);
+      case lab08::Part::AtomicFloat: {
+        lab08::FloatExpected e;
+        if (part == lab08::Part::AtomicInt) e.exact = reference.at("total").get<double>();
+        else e = {reference.at("exact"), reference.at("abs"), reference.at("abs_partials"), reference.value("whole", false)};
+        return lab08::check_atomic(c, totals_of(outputs), e, params.value("pocl_threads", 1));
+      }
       case lab08::Part::Accuracy: {
         std::vector<lab08::RunExact> exact;
         for (const json& r : reference.at("runs"))
           exact.push_back({lab08::parse_decimal(r.at("sum")), lab08::parse_decimal(r.at("abs")), r.at("count").get<std::size_t>()});
-        const std::vector<float> naive = json_floats(reference.at("naive"));
         lab08::AccuracyOutputs out;
         for (const lab08::Method& m : lab08::methods())
           if (outputs.contains(m.name)) out.sums[m.name] = json_floats(outputs.at(m.name));
-        if (const auto diff = lab08::accuracy_difference(c, out, exact, naive))
-          return {false, *diff, lab08::diagnose_accuracy(c, out, exact, naive)};
-        return {true, "", ""};
+        return lab08::check_accuracy(c, out, exact, json_floats(reference.at("naive")));
       }
       case lab08::Part::ScanExclusive:
       case lab08::Part::ScanInclusive:
       case lab08::Part::Compact: {
         const bool compact = part == lab08::Part::Compact;
-        const std::int64_t want_count = reference.at(compact ? "count" : "size"), got_count = outputs.at(compact ? "count" : "size");
-        if (got_count == want_count && outputs.at("digest") == reference.at("digest")) return {true, "", ""};
-        // The digest differs: recompute the host's reference to say where, and what was expected.
-        const auto in = lab08::make_ints(c);
-        const auto expected = compact ? lab08::expected_compact(in) : lab08::expected_scan(in, part == lab08::Part::ScanInclusive);
-        const json& first = outputs.at("first_difference");
-        const std::size_t index = first.is_null() ? 0 : first.at("index").get<std::size_t>();
-        const auto window = first.is_null() ? std::vector<std::int64_t>{} : first.at("got").get<std::vector<std::int64_t>>();
-        const std::int64_t got = window.empty() ? 0 : window[0];
-        std::string message;
-        if (compact && got_count != want_count)
-          message = "compaction kept " + std::to_string(got_count) + " of " + std::to_string(c.elements) +
-                    " elements, expected " + std::to_string(want_count);
-        else if (first.is_null() || index >= expected.size() || window.empty())
-          message = "the SHA-256 of the output differs from the reference, but every element the run read back matched "
-                    "the host's: was the output changed after the kernels finished?";
-        else
-          message = lab08::scan_mismatch_text(c, index, expected[index], got) + "; the output's SHA-256 differs from the reference";
-        const std::string hint = compact ? lab08::diagnose_compact(c, in, got_count, index, got)
-                                         : lab08::diagnose_scan(c, in, index, window);
-        return {false, message, hint};
+        lab08::ScanSeen seen;
+        seen.by_digest = true;
+        seen.count = outputs.at(compact ? "count" : "size").get<std::int64_t>();
+        seen.equal = outputs.at("digest") == reference.at("digest");
+        if (const json& first = outputs.at("first_difference"); !first.is_null()) {
+          seen.first = first.at("index").get<std::size_t>();
+          seen.window = first.at("got").get<std::vector<std::int64_t>>();
+        }
+        return lab08::check_scan(c, lab08::make_ints(c), seen);
       }
     }
     return {false, "unknown part", ""};
