@@ -197,7 +197,7 @@ TEST_CASE("a case's branch forces DotCascade's branch on PoCL: the GPU's grid-st
   CHECK_THROWS_WITH_AS(grader::check_case(fields, grader::json::parse(
                            R"({"branches": "gpu", "elements": 10, "local": 4, "groups": 2, "data": "int", "seed": 1, "combine": "host"})"),
                                           "lab 06", false),
-                       doctest::Contains("branches: not a field of lab 06 cases (elements, local, groups, data, seed, combine, branch (optional))"),
+                       doctest::Contains("branches: not a field of lab 06 cases (branch (optional), combine, data, elements, groups, local, seed)"),
                        kit::Error);
 }
 

@@ -122,7 +122,7 @@ TEST_CASE("a spec's mistakes are named by file and field") {
   CHECK(error_of(kGood).empty());
 }
 
-TEST_CASE("a variants field lets the safety case list its values, each run in turn; a graded case has one") {
+TEST_CASE("a variants field lets the safety case list its values, each run in turn, and a graded case has one") {
   const std::string variants = R"("data": {"type": "one-of", "values": ["int", "real"], "variants": true})";
   const std::string spec = with(R"("data": {"type": "one-of", "values": ["int", "real"]})", variants);
   const auto with_safety = [&](const std::string& value) {
