@@ -6,7 +6,7 @@
 Every line "NAME SOURCE" of the manifest names a region of SOURCE that starts after a comment
 line "// slide: NAME" and ends before the next "// slide-end". The region, with its common
 indentation removed, goes to DIR/NAME<ext of SOURCE>. Markers are comment lines only, so the
-listings on the slides are the code that runs. A missing, repeated, nested or unclosed marker
+listings on the slides are the code that runs (less the "// student" region markers). A missing, repeated, nested or unclosed marker
 stops the script with a message naming the file, the line and the marker.
 """
 import argparse
@@ -17,6 +17,9 @@ import sys
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 START = re.compile(r"^\s*//\s*slide:\s*(\S+)\s*$")
 END = re.compile(r"^\s*//\s*slide-end\s*$")
+# The student-region markers of the solutions ("// student: NAME", "// student-end") mark what the
+# starter leaves to students; the slides show the code without them.
+STUDENT = re.compile(r"^\s*//\s*student(:\s*\S+|-end)\s*$")
 
 
 class MarkerError(Exception):
@@ -41,7 +44,7 @@ def regions(path):
                 if current is None:
                     raise MarkerError(f"{path}:{number}: '// slide-end' without a '// slide: NAME' before it")
                 found[current], current = body, None
-            elif current is not None:
+            elif current is not None and not STUDENT.match(line):
                 body.append(line.expandtabs(4))
     if current is not None:
         raise MarkerError(f"{path}:{opened_at}: marker '// slide: {current}' is never closed by '// slide-end'")

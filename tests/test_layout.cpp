@@ -72,3 +72,69 @@ TEST_CASE("every lab folder registers itself with kit_add_lab, has a grading spe
     CHECK(std::filesystem::exists(kit::root() / "labs" / folder / "README.md"));
   }
 }
+
+namespace {
+// A kernel file's lines, its "// student: NAME" regions emptied (the marker lines kept) and, when
+// `drop_slides`, its "// slide" marker lines removed; `names` gets the region names in order and
+// `bodies` their contents.
+std::vector<std::string> outside_regions(const std::filesystem::path& file, bool drop_slides, std::vector<std::string>& names,
+                                         std::vector<std::string>& bodies) {
+  std::ifstream in(file);
+  std::vector<std::string> kept;
+  bool inside = false;
+  for (std::string line; std::getline(in, line);) {
+    const std::string t = line.substr(std::min(line.size(), line.find_first_not_of(' ')));
+    if (drop_slides && t.rfind("// slide", 0) == 0) continue;
+    if (t.rfind("// student: ", 0) == 0) {
+      const std::string where = file.string() + ": a student region opens inside another: " + line;
+      CHECK_MESSAGE(!inside, where);
+      inside = true;
+      names.push_back(t.substr(12));
+      bodies.emplace_back();
+      kept.push_back(line);
+    } else if (t == "// student-end") {
+      const std::string where = file.string() + ": // student-end without a region: " + line;
+      CHECK_MESSAGE(inside, where);
+      inside = false;
+      kept.push_back(line);
+    } else if (inside) {
+      bodies.back() += line + "\n";
+    } else {
+      kept.push_back(line);
+    }
+  }
+  const std::string where = file.string() + ": a student region is never closed";
+  CHECK_MESSAGE(!inside, where);
+  return kept;
+}
+}  // namespace
+
+TEST_CASE("every starter equals its solution outside the marked student regions") {
+  // The regions ("// student: NAME" ... "// student-end", in both files) are what a student
+  // writes: the starter's TODOs there, the finished code in the solution. Everything else must be
+  // the same, line for line, so that a fix to a solution cannot silently miss its starter.
+  std::size_t regions = 0;
+  for (const auto& entry : std::filesystem::recursive_directory_iterator(kit::root() / "labs")) {
+    if (entry.path().extension() != ".cl") continue;
+    const auto relative = std::filesystem::relative(entry.path(), kit::root() / "labs");
+    CAPTURE(relative.string());
+    std::vector<std::string> starter_names, solution_names, starter_bodies, solution_bodies;
+    const auto starter = outside_regions(entry.path(), false, starter_names, starter_bodies);
+    const auto solution = outside_regions(kit::root() / "solutions" / relative, true, solution_names, solution_bodies);
+    CHECK(starter_names == solution_names);
+    CHECK_FALSE(starter_names.empty());
+    regions += starter_names.size();
+    for (std::size_t i = 0; i < std::min(starter_bodies.size(), solution_bodies.size()); ++i) {
+      const std::string same = "region " + starter_names[i] + " is the same in both: it marks nothing";
+      CHECK_MESSAGE(starter_bodies[i] != solution_bodies[i], same);
+    }
+    for (std::size_t i = 0; i < std::max(starter.size(), solution.size()); ++i) {
+      const std::string a = i < starter.size() ? starter[i] : "(end of file)", b = i < solution.size() ? solution[i] : "(end of file)";
+      if (a != b) {
+        FAIL_CHECK("outside the student regions, line " << i + 1 << " differs: starter '" << a << "', solution '" << b << "'");
+        break;
+      }
+    }
+  }
+  CHECK(regions >= 8);
+}

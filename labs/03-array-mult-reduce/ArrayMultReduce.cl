@@ -1,8 +1,10 @@
 // Lab 03 ArrayMultReduce: multiply two arrays into local memory and reduce each work-group's
 // products with the offset/mask bitmask tree; work-item 0 stores the group's sum in dC.
+// student: todo-1
 //
 // Fill in the two TODOs, then run:   build/bin/03-array-mult-reduce --check
 // (the lab's README.md explains the bitmask tree step by step).
+// student-end
 kernel void
 ArrayMultReduce(global const float *dA, global const float *dB, local float *prods, global float *dC)
 {
@@ -11,18 +13,24 @@ ArrayMultReduce(global const float *dA, global const float *dB, local float *pro
     int tnum     = get_local_id(0);    // this work-item's number in its group: 0 .. numItems-1
     int wgNum    = get_group_id(0);    // this group's number: the slot of dC it fills
 
+    // student: todo-2
     // TODO 1: multiply this work-item's element of dA by its element of dB, into prods[tnum].
     prods[tnum] = 0.0f;
+    // student-end
 
+    // student: todo-3
     // TODO 2: reduce prods[0 .. numItems-1] into prods[0], one level per iteration.
     //   - offset doubles each level: 1, 2, 4, ...
     //   - a work-item takes part in a level when (tnum & mask) == 0
     //   - it adds prods[tnum + offset] into prods[tnum]
     //   - no work-item may read prods before every work-item has finished writing the level
     //     before it: think about where barrier(CLK_LOCAL_MEM_FENCE) belongs.
+    // student-end
     for (int offset = 1; offset < numItems; offset *= 2)
     {
         int mask = 2 * offset - 1;
+        // student: todo-4
+        // student-end
     }
 
     barrier(CLK_LOCAL_MEM_FENCE);       // the last level's add is done before prods[0] is read

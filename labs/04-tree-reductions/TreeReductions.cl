@@ -3,9 +3,11 @@
 // belong to its work-group into out[group]; elements at or past n count as 0 (the sum's identity),
 // so n need not be a multiple of the work-group size. The host runs a kernel again on out until
 // one value remains. The local size L is a power of two (1 .. 4096); scratch holds L ints.
+// student: todo-1
 //
 // Fill in the TODOs, one rung at a time (the lab's README.md explains each rung). Every work-item
 // of a group must reach every barrier: never put a barrier inside an if that only some take.
+// student-end
 
 // The host always builds with -D WG_SIZE=<local size> (reduce5 needs it at compile time); the
 // default only lets the file build on its own, e.g. in an editor or a syntax check.
@@ -27,12 +29,14 @@ reduce1_interleaved_mod(global const int *in, global int *out, local int *scratc
     scratch[tid] = (gid < n) ? in[gid] : 0;     // past the end: 0, the identity of +
     barrier(CLK_LOCAL_MEM_FENCE);               // every element is in scratch
 
+    // student: todo-2
     // TODO: reduce scratch[0 .. L-1] into scratch[0], one level per iteration.
     //   - the stride s doubles each level: 1, 2, 4, ... while s < L
     //   - a work-item takes part in a level when tid % (2*s) == 0
     //   - it adds scratch[tid + s] into scratch[tid]
     //   - no work-item may start a level before every work-item has finished the one before it:
     //     think about where barrier(CLK_LOCAL_MEM_FENCE) belongs.
+    // student-end
 
     if (tid == 0)
         out[get_group_id(0)] = scratch[0];
@@ -49,10 +53,12 @@ reduce2_interleaved_strided(global const int *in, global int *out, local int *sc
     scratch[tid] = (gid < n) ? in[gid] : 0;
     barrier(CLK_LOCAL_MEM_FENCE);
 
+    // student: todo-3
     // TODO: the same tree as rung 1 (s = 1, 2, 4, ... while s < L), without %:
     //   - work-item tid handles the pair that starts at index = 2 * s * tid
     //   - when index < L, it adds scratch[index + s] into scratch[index]
     //   - a barrier after every level, reached by every work-item.
+    // student-end
 
     if (tid == 0)
         out[get_group_id(0)] = scratch[0];
@@ -69,10 +75,12 @@ reduce3_sequential(global const int *in, global int *out, local int *scratch, co
     scratch[tid] = (gid < n) ? in[gid] : 0;
     barrier(CLK_LOCAL_MEM_FENCE);
 
+    // student: todo-4
     // TODO: run the tree the other way round: the stride s halves each level, L/2, L/4, ..., 1.
     //   - when tid < s, the work-item adds scratch[tid + s] into scratch[tid]
     //     (the upper half of scratch[0 .. 2s-1] folds onto the lower half)
     //   - a barrier after every level, reached by every work-item.
+    // student-end
 
     if (tid == 0)
         out[get_group_id(0)] = scratch[0];
@@ -86,12 +94,16 @@ reduce4_first_add(global const int *in, global int *out, local int *scratch, con
     uint L   = get_local_size(0);
     uint gid = get_group_id(0) * (2 * L) + tid;   // the first of this work-item's two elements
 
+    // student: todo-5
     // TODO 1: the first add. Each group covers 2*L elements (the host launches half as many
     //   groups), so also load in[gid + L] (0 when gid + L >= n) and store the sum of the two.
     scratch[tid] = (gid < n) ? in[gid] : 0;
+    // student-end
     barrier(CLK_LOCAL_MEM_FENCE);
 
+    // student: todo-6
     // TODO 2: the tree of rung 3 (s = L/2, L/4, ..., 1; tid < s adds scratch[tid + s]).
+    // student-end
 
     if (tid == 0)
         out[get_group_id(0)] = scratch[0];
@@ -105,15 +117,19 @@ reduce5_unrolled(global const int *in, global int *out, local int *scratch, cons
     uint L   = WG_SIZE;                           // == get_local_size(0), known to the compiler
     uint gid = get_group_id(0) * (2 * L) + tid;
 
+    // student: todo-7
     // TODO 1: the first add, as in rung 4.
     scratch[tid] = (gid < n) ? in[gid] : 0;
+    // student-end
     barrier(CLK_LOCAL_MEM_FENCE);
 
+    // student: todo-8
     // TODO 2: the tree of rung 4 with no loop: one line per level, largest first, e.g.
     //     if (WG_SIZE >= 4096) { if (tid < 2048) scratch[tid] += scratch[tid + 2048]; barrier(...); }
     //   down to the level with tid < 1. WG_SIZE is a constant, so each if on it is decided at
     //   compile time and every work-item reaches every barrier that remains. Keep a barrier on
     //   every level, the last ones too: OpenCL promises no lock-step execution within a warp.
+    // student-end
 
     if (tid == 0)
         out[get_group_id(0)] = scratch[0];

@@ -3,11 +3,13 @@
 // max) and its identity IDENTITY are chosen at build time, so one file serves all three. Elements
 // at or past the active count are never read: where a tree needs a value there, it uses IDENTITY.
 // The local size L is a power of two; where a kernel takes local float *scratch, it holds L floats.
+// student: todo-1
 //
 // Fill in the TODOs, one method at a time (the lab's README.md explains each method). Combine
 // values only with OP(a, b) and pad only with IDENTITY, never with + and 0, so that the same kernel
 // computes the sum, the min and the max. Every work-item of a group must reach every barrier:
 // never put a barrier inside an if that only some take.
+// student-end
 
 // The host always builds with -D "OP(a,b)=..." -D IDENTITY=... (sum, min or max); the defaults only
 // let the file build on its own, e.g. in an editor or a syntax check.
@@ -24,6 +26,7 @@ pairwise_pass(global float *a, const uint active)
     uint i = get_global_id(0);
     uint s = active - active / 2;    // (active + 1) / 2 without overflow: the elements that stay
 
+    // student: todo-2
     if (i < active - s)              // the global size was rounded up: the extra work-items idle
     {
         // TODO: replace the placeholder: combine a[i] with its partner a[i + s] using OP and store
@@ -31,6 +34,7 @@ pairwise_pass(global float *a, const uint active)
         //   simply stays. Why does no work-item read an element that another one writes?
         a[i] = IDENTITY;
     }
+    // student-end
 }
 
 // Method 2: windows of 8, not pairs: ceil(log8 N) passes and ~1.14 N reads in all instead of ~2 N.
@@ -47,10 +51,12 @@ window8_pass(global const float *src, global float *dst, const uint active)
         uint base  = 8 * i;                          // < active, so no overflow
         uint count = min(8u, active - base);         // the last window may be short
         float acc = IDENTITY;
+        // student: todo-3
 
         // TODO: fold this work-item's window src[base .. base + count - 1] into acc with OP.
         //   count is 8 except for a short last window: never read src at or past active.
 
+        // student-end
         dst[i] = acc;
     }
 }
@@ -69,16 +75,22 @@ strided_pass(global float *a, local float *scratch, const uint n, const uint str
     scratch[tid] = (idx < n) ? a[idx] : IDENTITY;        // past the end: the identity of OP
     barrier(CLK_LOCAL_MEM_FENCE);                        // every element is in scratch
 
+    // student: todo-4
     // TODO 1: reduce scratch[0 .. L-1] into scratch[0] with the sequential-addressing tree of
     //   lab 04's rung 3, with OP instead of +:
     //   - the stride s of the tree halves each level: L/2, L/4, ..., 1
     //   - when tid < s, the work-item stores OP(scratch[tid], scratch[tid + s]) in scratch[tid]
     //   - a barrier after every level, reached by every work-item.
+    // student-end
 
     // The group's result goes to the first element of its span, which the next pass reads.
+    // student: todo-5
     // TODO 2: write the group's result, scratch[0], instead of the placeholder IDENTITY.
+    // student-end
     if (tid == 0 && first < n)
+        // student: todo-6
         a[first] = IDENTITY;
+        // student-end
 }
 
 // Method 4: the input is never overwritten, and every pass reads contiguous elements, not strided.
@@ -94,10 +106,16 @@ pingpong_pass(global const float *src, global float *dst, local float *scratch, 
     scratch[tid] = (gid < active) ? src[gid] : IDENTITY;
     barrier(CLK_LOCAL_MEM_FENCE);
 
+    // student: todo-7
     // TODO 1: the same tree as in strided_pass (s = L/2, L/4, ..., 1; tid < s stores
     //   OP(scratch[tid], scratch[tid + s]) in scratch[tid]; a barrier after every level).
+    // student-end
 
+    // student: todo-8
     // TODO 2: write the group's result, scratch[0], instead of the placeholder IDENTITY.
+    // student-end
     if (tid == 0)
+        // student: todo-9
         dst[get_group_id(0)] = IDENTITY;
+        // student-end
 }

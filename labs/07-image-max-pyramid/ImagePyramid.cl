@@ -10,10 +10,12 @@
 // so later levels fill only their top-left corner; src_size is the size of the source level, the
 // active region of src. Past it lie texels of an earlier level, or the +infinity (-infinity for
 // the minimum) that the host filled the images with, so no block may reach beyond it.
+// student: todo-1
 //
 // Fill in the TODOs (the lab's README.md draws the passes). Combine texels only with PICK(a, b),
 // never with fmax or max directly, so that the build option -D MIN_INSTEAD turns every kernel
 // into a minimum.
+// student-end
 
 #ifdef MIN_INSTEAD
 #define PICK(a, b) fmin((a), (b))
@@ -29,10 +31,15 @@ constant sampler_t nearest = CLK_NORMALIZED_COORDS_FALSE | CLK_ADDRESS_CLAMP_TO_
 kernel void
 max_pyramid_2x2(read_only image2d_t src, write_only image2d_t dst, const int2 src_size)
 {
+    // student: todo-2
     const int2 out = (int2)(get_global_id(0), get_global_id(1));
+    // student-end
     if (out.x >= (src_size.x + 1) / 2 || out.y >= (src_size.y + 1) / 2)
         return;                           // past the output level: ceil(w/2) x ceil(h/2) texels
+    // student: todo-3
+    // student-end
 
+    // student: todo-4
     // TODO: replace the placeholder below, which keeps only one texel of each block.
     //   - the block of output texel out starts at source texel 2 * out and is 2 x 2 texels;
     //   - read all four with read_imagef(src, nearest, coord).x;
@@ -42,19 +49,26 @@ max_pyramid_2x2(read_only image2d_t src, write_only image2d_t dst, const int2 sr
     //   - combine the four values with PICK and write the result with write_imagef.
     const float keep = read_imagef(src, nearest, 2 * out).x;
     write_imagef(dst, out, (float4)(keep, 0.0f, 0.0f, 1.0f));
+    // student-end
 }
 
 // Over 2 x 2: a 4 x 4 block per work-item, so half as many passes, each with 16 reads per item.
 kernel void
 max_pyramid_4x4(read_only image2d_t src, write_only image2d_t dst, const int2 src_size)
 {
+    // student: todo-5
     const int2 out = (int2)(get_global_id(0), get_global_id(1));
+    // student-end
     if (out.x >= (src_size.x + 3) / 4 || out.y >= (src_size.y + 3) / 4)
         return;                           // past the output level: ceil(w/4) x ceil(h/4) texels
+    // student: todo-6
+    // student-end
 
+    // student: todo-7
     // TODO: the same as max_pyramid_2x2 for a 4 x 4 block that starts at 4 * out: sixteen
     //   texels (two loops are shorter than sixteen reads), each coordinate clamped to
     //   src_size - 1, combined with PICK.
     const float keep = read_imagef(src, nearest, 4 * out).x;
     write_imagef(dst, out, (float4)(keep, 0.0f, 0.0f, 1.0f));
+    // student-end
 }

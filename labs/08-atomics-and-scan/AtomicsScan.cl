@@ -11,8 +11,10 @@
 // or past n are never read: where a tree needs a value there it uses 0, the identity of +.
 // Every work-item of a group must reach every barrier: never put a barrier inside an if that only
 // some take, and never return before a barrier.
+// student: todo-1
 //
 // Fill in the TODOs, part by part (the lab's README.md explains each step).
+// student-end
 
 // What compaction keeps; the host's reference uses the same rule.
 #define KEEP(x) ((x) > 0)
@@ -53,9 +55,11 @@ sum_int_atomic(global const int *in, global int *total, local int *scratch, cons
             scratch[tid] += scratch[tid + s];
         barrier(CLK_LOCAL_MEM_FENCE);
     }
+    // student: todo-2
     // TODO: add the group's sum, scratch[0], to *total (the host sets it to 0 before the launch).
     //   - one work-item per group does it, with atomic_add(total, value): a plain *total += value
     //     is a read and a write, and another group's update can fall between them and be lost.
+    // student-end
 }
 
 // OpenCL 1.2 has no atomic add for floats: read the total, add, and swap the new bits in only if
@@ -65,6 +69,7 @@ sum_int_atomic(global const int *in, global int *total, local int *scratch, cons
 void atomic_add_float(volatile global float *total, const float value)
 {
     union { uint u; float f; } seen, sum;
+    // student: todo-3
     // TODO: make these two lines the body of a loop that ends only when the swap succeeded:
     //   - seen.f = *total; is the plain read: keep it exactly as it is (the grader allows
     //     Oclgrind's report on this one line, see the README);
@@ -73,6 +78,7 @@ void atomic_add_float(volatile global float *total, const float value)
     //     seen.u, another work-group changed the total in between; read again and retry.
     seen.f = *total;
     sum.f = seen.f + value;
+    // student-end
 }
 
 // Part 1, floats: the same single launch, with the compare-and-swap add in place of atomic_add.
@@ -91,7 +97,9 @@ sum_float_atomic(global const float *in, global float *total, local float *scrat
             scratch[tid] += scratch[tid + s];
         barrier(CLK_LOCAL_MEM_FENCE);
     }
+    // student: todo-4
     // TODO: one work-item per group adds scratch[0] to *total with atomic_add_float.
+    // student-end
 }
 
 // Part 2, the accuracy baseline: one work-item adds its run of elements in order, one rounding per add.
@@ -105,7 +113,9 @@ sum_naive(global const float *in, global float *sums, const uint n, const uint r
     uint end = min(first + run, n);
 
     float acc = 0.0f;
+    // student: todo-5
     // TODO: add in[first], in[first + 1], ..., in[end - 1] to acc, in this order, one by one.
+    // student-end
     sums[r] = acc;
 }
 
@@ -121,11 +131,13 @@ sum_kahan(global const float *in, global float *sums, const uint n, const uint r
 
     float sum = 0.0f;
     float c = 0.0f;                 // minus what the adds so far have lost
+    // student: todo-6
     // TODO: the same loop as sum_naive, compensated. For each element x, in order:
     //   y = x - c          the element, corrected by what the previous add lost
     //   t = sum + y        this add rounds: low bits of y are lost
     //   c = (t - sum) - y  exactly those lost bits, negated (keep the brackets as written)
     //   sum = t
+    // student-end
     sums[r] = sum;
 }
 
@@ -142,12 +154,14 @@ scan_blocks(global const int *in, global int *out, global int *block_sums, local
     scratch[tid] = x;
     barrier(CLK_LOCAL_MEM_FENCE);
 
+    // student: todo-7
     // TODO 1, the up-sweep (a tree reduction that keeps its partial sums in place):
     //   - the stride d doubles each level: 1, 2, 4, ... while d < L
     //   - work-item tid owns the pair that ends at i = 2*d*(tid + 1) - 1; when i < L it adds
     //     scratch[i - d] into scratch[i]
     //   - a barrier after every level, reached by every work-item.
     //   Afterwards scratch[L-1] holds the block's total.
+    // student-end
 
     // The block's total goes out for the next level; the root is cleared: 0 is what comes before
     // the block's first element.
@@ -158,11 +172,13 @@ scan_blocks(global const int *in, global int *out, global int *block_sums, local
     }
     barrier(CLK_LOCAL_MEM_FENCE);
 
+    // student: todo-8
     // TODO 2, the down-sweep: the stride d halves each level: L/2, L/4, ..., 1.
     //   - the same pairs as the up-sweep: i = 2*d*(tid + 1) - 1, when i < L
     //   - scratch[i] holds what comes before the pair: the left element scratch[i - d] gets it,
     //     and scratch[i] becomes it plus the left element's old value
     //   - a barrier after every level.
+    // student-end
 
     // scratch now holds the exclusive scan; the inclusive one adds the element itself.
     if (gid < n)
@@ -174,7 +190,9 @@ kernel void
 add_block_offsets(global int *out, global const int *offsets, const uint n)
 {
     // Launched with the same L as scan_blocks, so work-group g covers exactly block g.
+    // student: todo-9
     // TODO: every element of block get_group_id(0) (those below n) adds offsets[get_group_id(0)].
+    // student-end
 }
 
 // Part 3, compaction step 1: a 1 for every element to keep, a 0 for the others.
@@ -182,9 +200,13 @@ kernel void
 compact_flags(global const int *in, global int *flags, const uint n)
 {
     uint gid = get_global_id(0);
+    // student: todo-10
     // TODO: 1 where KEEP(in[gid]), else 0 (for gid < n).
+    // student-end
     if (gid < n)
+        // student: todo-11
         flags[gid] = 0;
+        // student-end
 }
 
 // Part 3, compaction step 3: each kept element writes itself at its scanned position, densely, in order.
@@ -198,8 +220,12 @@ compact_scatter(global const int *in, global const int *positions, global int *o
     uint gid = get_global_id(0);
     if (gid >= n)
         return;
+    // student: todo-12
     // TODO: a kept element x = in[gid] goes to out[positions[gid]]. The work-item with
     //   gid == n - 1 writes the number kept to count[0]: its position plus 1 if it is kept itself.
+    // student-end
     if (gid == n - 1)
+        // student: todo-13
         count[0] = 0;
+        // student-end
 }

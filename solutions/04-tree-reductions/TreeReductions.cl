@@ -3,6 +3,8 @@
 // belong to its work-group into out[group]; elements at or past n count as 0 (the sum's identity),
 // so n need not be a multiple of the work-group size. The host runs a kernel again on out until
 // one value remains. The local size L is a power of two (1 .. 4096); scratch holds L ints.
+// student: todo-1
+// student-end
 
 // The host always builds with -D WG_SIZE=<local size> (reduce5 needs it at compile time); the
 // default only lets the file build on its own, e.g. in an editor or a syntax check.
@@ -24,6 +26,7 @@ reduce1_interleaved_mod(global const int *in, global int *out, local int *scratc
     scratch[tid] = (gid < n) ? in[gid] : 0;     // past the end: 0, the identity of +
     barrier(CLK_LOCAL_MEM_FENCE);               // every element is in scratch
 
+    // student: todo-2
     // Stride s = 1, 2, 4, ...: work-items whose tid is a multiple of 2*s add in the value s places
     // to their right. After log2(L) levels scratch[0] holds the group's sum.
     // slide: rung1-mod
@@ -33,6 +36,7 @@ reduce1_interleaved_mod(global const int *in, global int *out, local int *scratc
             scratch[tid] += scratch[tid + s];
         barrier(CLK_LOCAL_MEM_FENCE);           // this level is done before the next one reads it
     }
+    // student-end
     // slide-end
 
     if (tid == 0)
@@ -50,6 +54,7 @@ reduce2_interleaved_strided(global const int *in, global int *out, local int *sc
     scratch[tid] = (gid < n) ? in[gid] : 0;
     barrier(CLK_LOCAL_MEM_FENCE);
 
+    // student: todo-3
     // Stride s = 1, 2, 4, ...: work-item tid adds pair number tid of this level, at index 2*s*tid.
     for (uint s = 1; s < L; s *= 2)
     {
@@ -58,6 +63,7 @@ reduce2_interleaved_strided(global const int *in, global int *out, local int *sc
             scratch[index] += scratch[index + s];
         barrier(CLK_LOCAL_MEM_FENCE);
     }
+    // student-end
 
     if (tid == 0)
         out[get_group_id(0)] = scratch[0];
@@ -74,6 +80,7 @@ reduce3_sequential(global const int *in, global int *out, local int *scratch, co
     scratch[tid] = (gid < n) ? in[gid] : 0;
     barrier(CLK_LOCAL_MEM_FENCE);
 
+    // student: todo-4
     // Stride s = L/2, L/4, ..., 1: the first s work-items fold the upper half of scratch[0 .. 2s-1]
     // onto the lower half.
     // slide: rung3-sequential
@@ -83,6 +90,7 @@ reduce3_sequential(global const int *in, global int *out, local int *scratch, co
             scratch[tid] += scratch[tid + s];
         barrier(CLK_LOCAL_MEM_FENCE);
     }
+    // student-end
     // slide-end
 
     if (tid == 0)
@@ -98,18 +106,22 @@ reduce4_first_add(global const int *in, global int *out, local int *scratch, con
     // slide: rung4-first-add
     uint gid = get_group_id(0) * (2 * L) + tid;   // the first of this work-item's two elements
 
+    // student: todo-5
     int a = (gid < n) ? in[gid] : 0;
     int b = (gid + L < n) ? in[gid + L] : 0;
     scratch[tid] = a + b;
+    // student-end
     // slide-end
     barrier(CLK_LOCAL_MEM_FENCE);
 
+    // student: todo-6
     for (uint s = L / 2; s > 0; s >>= 1)
     {
         if (tid < s)
             scratch[tid] += scratch[tid + s];
         barrier(CLK_LOCAL_MEM_FENCE);
     }
+    // student-end
 
     if (tid == 0)
         out[get_group_id(0)] = scratch[0];
@@ -123,11 +135,14 @@ reduce5_unrolled(global const int *in, global int *out, local int *scratch, cons
     uint L   = WG_SIZE;                           // == get_local_size(0), known to the compiler
     uint gid = get_group_id(0) * (2 * L) + tid;
 
+    // student: todo-7
     int a = (gid < n) ? in[gid] : 0;
     int b = (gid + L < n) ? in[gid + L] : 0;
     scratch[tid] = a + b;
+    // student-end
     barrier(CLK_LOCAL_MEM_FENCE);
 
+    // student: todo-8
     // WG_SIZE is a constant, so each if on it is decided at compile time and every work-item
     // reaches every barrier that remains. Every level keeps its barrier: OpenCL promises no
     // lock-step execution within a warp or wavefront.
@@ -143,6 +158,7 @@ reduce5_unrolled(global const int *in, global int *out, local int *scratch, cons
     if (WG_SIZE >=    8) { if (tid <    4) scratch[tid] += scratch[tid +    4]; barrier(CLK_LOCAL_MEM_FENCE); }
     if (WG_SIZE >=    4) { if (tid <    2) scratch[tid] += scratch[tid +    2]; barrier(CLK_LOCAL_MEM_FENCE); }
     if (WG_SIZE >=    2) { if (tid <    1) scratch[tid] += scratch[tid +    1]; barrier(CLK_LOCAL_MEM_FENCE); }
+    // student-end
 
     if (tid == 0)
         out[get_group_id(0)] = scratch[0];

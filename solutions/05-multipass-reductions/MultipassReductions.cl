@@ -3,6 +3,8 @@
 // max) and its identity IDENTITY are chosen at build time, so one file serves all three. Elements
 // at or past the active count are never read: where a tree needs a value there, it uses IDENTITY.
 // The local size L is a power of two; where a kernel takes local float *scratch, it holds L floats.
+// student: todo-1
+// student-end
 
 // The host always builds with -D "OP(a,b)=..." -D IDENTITY=... (sum, min or max); the defaults only
 // let the file build on its own, e.g. in an editor or a syntax check.
@@ -19,11 +21,13 @@ pairwise_pass(global float *a, const uint active)
     uint i = get_global_id(0);
     uint s = active - active / 2;    // (active + 1) / 2 without overflow: the elements that stay
 
+    // student: todo-2
     // a[i] takes in its partner a[i + s]; with an odd count the middle element a[s-1] has no
     // partner and simply stays. Reads are at s or above, writes below s: no work-item's write
     // meets another's read.
     if (i < active - s)
         a[i] = OP(a[i], a[i + s]);
+    // student-end
 }
 
 // Method 2: windows of 8, not pairs: ceil(log8 N) passes and ~1.14 N reads in all instead of ~2 N.
@@ -40,8 +44,10 @@ window8_pass(global const float *src, global float *dst, const uint active)
         uint base  = 8 * i;                          // < active, so no overflow
         uint count = min(8u, active - base);         // the last window may be short
         float acc = IDENTITY;
+        // student: todo-3
         for (uint k = 0; k < count; ++k)
             acc = OP(acc, src[base + k]);
+        // student-end
         dst[i] = acc;
     }
 }
@@ -62,6 +68,7 @@ strided_pass(global float *a, local float *scratch, const uint n, const uint str
     barrier(CLK_LOCAL_MEM_FENCE);                        // every element is in scratch
     // slide-end
 
+    // student: todo-4
     // Sequential addressing: s = L/2, L/4, ..., 1; the first s work-items fold the upper half of
     // scratch[0 .. 2s-1] onto the lower half.
     for (uint s = L / 2; s > 0; s >>= 1)
@@ -70,11 +77,16 @@ strided_pass(global float *a, local float *scratch, const uint n, const uint str
             scratch[tid] = OP(scratch[tid], scratch[tid + s]);
         barrier(CLK_LOCAL_MEM_FENCE);                    // this level is done before the next
     }
+    // student-end
 
     // The group's result goes to the first element of its span, which the next pass reads.
+    // student: todo-5
     // Every read of this group happened before the barriers above; other groups read elsewhere.
+    // student-end
     if (tid == 0 && first < n)
+        // student: todo-6
         a[first] = scratch[0];
+        // student-end
 }
 
 // Method 4: the input is never overwritten, and every pass reads contiguous elements, not strided.
@@ -90,13 +102,19 @@ pingpong_pass(global const float *src, global float *dst, local float *scratch, 
     scratch[tid] = (gid < active) ? src[gid] : IDENTITY;
     barrier(CLK_LOCAL_MEM_FENCE);
 
+    // student: todo-7
     for (uint s = L / 2; s > 0; s >>= 1)
     {
         if (tid < s)
             scratch[tid] = OP(scratch[tid], scratch[tid + s]);
         barrier(CLK_LOCAL_MEM_FENCE);
     }
+    // student-end
 
+    // student: todo-8
+    // student-end
     if (tid == 0)
+        // student: todo-9
         dst[get_group_id(0)] = scratch[0];
+        // student-end
 }

@@ -11,6 +11,8 @@
 // or past n are never read: where a tree needs a value there it uses 0, the identity of +.
 // Every work-item of a group must reach every barrier: never put a barrier inside an if that only
 // some take, and never return before a barrier.
+// student: todo-1
+// student-end
 
 // What compaction keeps; the host's reference uses the same rule.
 #define KEEP(x) ((x) > 0)
@@ -51,9 +53,11 @@ sum_int_atomic(global const int *in, global int *total, local int *scratch, cons
             scratch[tid] += scratch[tid + s];
         barrier(CLK_LOCAL_MEM_FENCE);
     }
+    // student: todo-2
     // One work-item per group, one atomic read-modify-write: no update of another group is lost.
     if (tid == 0)
         atomic_add(total, scratch[0]);
+    // student-end
 }
 
 // OpenCL 1.2 has no atomic add for floats: read the total, add, and swap the new bits in only if
@@ -64,10 +68,12 @@ sum_int_atomic(global const int *in, global int *total, local int *scratch, cons
 void atomic_add_float(volatile global float *total, const float value)
 {
     union { uint u; float f; } seen, sum;
+    // student: todo-3
     do {
         seen.f = *total;
         sum.f = seen.f + value;
     } while (atomic_cmpxchg((volatile global uint *)total, seen.u, sum.u) != seen.u);
+    // student-end
 }
 // slide-end
 
@@ -87,8 +93,10 @@ sum_float_atomic(global const float *in, global float *total, local float *scrat
             scratch[tid] += scratch[tid + s];
         barrier(CLK_LOCAL_MEM_FENCE);
     }
+    // student: todo-4
     if (tid == 0)
         atomic_add_float(total, scratch[0]);
+    // student-end
 }
 
 // Part 2, the accuracy baseline: one work-item adds its run of elements in order, one rounding per add.
@@ -102,8 +110,10 @@ sum_naive(global const float *in, global float *sums, const uint n, const uint r
     uint end = min(first + run, n);
 
     float acc = 0.0f;
+    // student: todo-5
     for (uint i = first; i < end; ++i)
         acc += in[i];
+    // student-end
     sums[r] = acc;
 }
 
@@ -119,6 +129,7 @@ sum_kahan(global const float *in, global float *sums, const uint n, const uint r
 
     float sum = 0.0f;
     float c = 0.0f;                 // minus what the adds so far have lost
+    // student: todo-6
     for (uint i = first; i < end; ++i)
     {
         float y = in[i] - c;        // the next element, corrected by the last loss
@@ -126,6 +137,7 @@ sum_kahan(global const float *in, global float *sums, const uint n, const uint r
         c = (t - sum) - y;          // ... and recovered here exactly (as long as |sum| >= |y|)
         sum = t;
     }
+    // student-end
     sums[r] = sum;
 }
 
@@ -142,6 +154,7 @@ scan_blocks(global const int *in, global int *out, global int *block_sums, local
     scratch[tid] = x;
     barrier(CLK_LOCAL_MEM_FENCE);
 
+    // student: todo-7
     // Up-sweep: at stride d = 1, 2, 4, ... the right element of each pair of 2d-wide halves takes
     // in the left one. Work-item t owns the pair ending at i = 2d(t+1) - 1. Afterwards
     // scratch[L-1] holds the block's total and every scratch[2^k m - 1] a partial sum of its span.
@@ -153,6 +166,7 @@ scan_blocks(global const int *in, global int *out, global int *block_sums, local
             scratch[i] += scratch[i - d];
         barrier(CLK_LOCAL_MEM_FENCE);
     }
+    // student-end
     // slide-end
 
     // The block's total goes out for the next level; the root is cleared: 0 is what comes before
@@ -164,6 +178,7 @@ scan_blocks(global const int *in, global int *out, global int *block_sums, local
     }
     barrier(CLK_LOCAL_MEM_FENCE);
 
+    // student: todo-8
     // Down-sweep: at stride d = L/2, ..., 1 each pair passes what comes before it down: the left
     // element gets the pair's prefix, the right one the prefix plus the left's old partial sum.
     for (uint d = L / 2; d > 0; d >>= 1)
@@ -177,6 +192,7 @@ scan_blocks(global const int *in, global int *out, global int *block_sums, local
         }
         barrier(CLK_LOCAL_MEM_FENCE);
     }
+    // student-end
 
     // scratch now holds the exclusive scan; the inclusive one adds the element itself.
     if (gid < n)
@@ -188,9 +204,11 @@ kernel void
 add_block_offsets(global int *out, global const int *offsets, const uint n)
 {
     // Launched with the same L as scan_blocks, so work-group g covers exactly block g.
+    // student: todo-9
     uint gid = get_global_id(0);
     if (gid < n)
         out[gid] += offsets[get_group_id(0)];
+    // student-end
 }
 
 // Part 3, compaction step 1: a 1 for every element to keep, a 0 for the others.
@@ -198,8 +216,12 @@ kernel void
 compact_flags(global const int *in, global int *flags, const uint n)
 {
     uint gid = get_global_id(0);
+    // student: todo-10
+    // student-end
     if (gid < n)
+        // student: todo-11
         flags[gid] = KEEP(in[gid]) ? 1 : 0;
+        // student-end
 }
 
 // Part 3, compaction step 3: each kept element writes itself at its scanned position, densely, in order.
@@ -213,9 +235,13 @@ compact_scatter(global const int *in, global const int *positions, global int *o
     uint gid = get_global_id(0);
     if (gid >= n)
         return;
+    // student: todo-12
     int x = in[gid];
     if (KEEP(x))
         out[positions[gid]] = x;
+    // student-end
     if (gid == n - 1)
+        // student: todo-13
         count[0] = positions[gid] + (KEEP(x) ? 1 : 0);
+        // student-end
 }
