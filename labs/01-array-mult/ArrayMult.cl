@@ -3,6 +3,7 @@
 // student: todo-1
 //
 // Fill in the TODO, then run:   build/bin/01-array-mult --check
+// Your code goes between the "// student: NAME" and "// student-end" lines; the code around them is given.
 // student-end
 kernel void
 ArrayMult(global const float *dA, global const float *dB, global float *dC, const int n)

@@ -3,6 +3,7 @@
 // student: todo-1
 //
 // Fill in the TODO, then run:   build/bin/02-array-mult-add --check
+// Your code goes between the "// student: NAME" and "// student-end" lines; the code around them is given.
 // student-end
 kernel void
 ArrayMultAdd(global const float *dA, global const float *dB, global const float *dC, global float *dD, const int n)

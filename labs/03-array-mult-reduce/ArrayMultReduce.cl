@@ -4,6 +4,7 @@
 //
 // Fill in the two TODOs, then run:   build/bin/03-array-mult-reduce --check
 // (the lab's README.md explains the bitmask tree step by step).
+// Your code goes between the "// student: NAME" and "// student-end" lines; the code around them is given.
 // student-end
 kernel void
 ArrayMultReduce(global const float *dA, global const float *dB, local float *prods, global float *dC)

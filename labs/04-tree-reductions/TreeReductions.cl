@@ -7,6 +7,7 @@
 //
 // Fill in the TODOs, one rung at a time (the lab's README.md explains each rung). Every work-item
 // of a group must reach every barrier: never put a barrier inside an if that only some take.
+// Your code goes between the "// student: NAME" and "// student-end" lines; the code around them is given.
 // student-end
 
 // The host always builds with -D WG_SIZE=<local size> (reduce5 needs it at compile time); the

@@ -9,6 +9,7 @@
 // values only with OP(a, b) and pad only with IDENTITY, never with + and 0, so that the same kernel
 // computes the sum, the min and the max. Every work-item of a group must reach every barrier:
 // never put a barrier inside an if that only some take.
+// Your code goes between the "// student: NAME" and "// student-end" lines; the code around them is given.
 // student-end
 
 // The host always builds with -D "OP(a,b)=..." -D IDENTITY=... (sum, min or max); the defaults only

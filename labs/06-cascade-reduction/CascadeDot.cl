@@ -9,6 +9,7 @@
 //
 // Fill in the TODOs (1a and 1b, 2, 3), then run:   build/bin/06-cascade-reduction --check
 // (the lab's README.md explains the cascade step by step).
+// Your code goes between the "// student: NAME" and "// student-end" lines; the code around them is given.
 // student-end
 
 // Over lab 03: many float4 products per work-item, so the tree and a partial cost once per G*L*k elements, not per L.

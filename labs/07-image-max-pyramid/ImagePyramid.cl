@@ -15,6 +15,7 @@
 // Fill in the TODOs (the lab's README.md draws the passes). Combine texels only with PICK(a, b),
 // never with fmax or max directly, so that the build option -D MIN_INSTEAD turns every kernel
 // into a minimum.
+// Your code goes between the "// student: NAME" and "// student-end" lines; the code around them is given.
 // student-end
 
 #ifdef MIN_INSTEAD

@@ -14,6 +14,7 @@
 // student: todo-1
 //
 // Fill in the TODOs, part by part (the lab's README.md explains each step).
+// Your code goes between the "// student: NAME" and "// student-end" lines; the code around them is given.
 // student-end
 
 // What compaction keeps; the host's reference uses the same rule.
