@@ -22,7 +22,9 @@ TEST_CASE("exact: floats scale to whole multiples of 2^-scale and back, and deci
   CHECK(kit::parse_decimal(kit::to_decimal(-big - 12345)) == -big - 12345);
   CHECK_THROWS_AS(kit::parse_decimal("12x"), kit::Error);
   CHECK_THROWS_AS(kit::parse_decimal("-"), kit::Error);
-  CHECK_THROWS_AS(kit::parse_decimal(std::string(39, '9')), kit::Error);
+  CHECK_THROWS_AS(kit::parse_decimal(std::string(38, '9')), kit::Error);  // at most 37 digits, with or without '-'
+  CHECK(kit::parse_decimal(std::string(37, '9')) > 0);
+  CHECK(kit::parse_decimal("-" + std::string(37, '9')) < 0);
 
   // A sum of 2^20 values of 2^-43 and one of 2^12 is exact here, not in double (65 bits).
   kit::Int128 sum = kit::scaled(0x1p12f, 43);

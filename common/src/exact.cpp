@@ -29,7 +29,7 @@ std::string to_decimal(Int128 v) {
 
 Int128 parse_decimal(const std::string& text) {
   const bool negative = !text.empty() && text[0] == '-';
-  if (text.size() == std::size_t(negative) || text.size() > 38)
+  if (text.size() == std::size_t(negative) || text.size() - std::size_t(negative) > 37)
     throw kit::Error("'" + text + "' is not a whole number of at most 37 digits");
   Int128 v = 0;
   for (std::size_t i = negative; i < text.size(); ++i) {
