@@ -68,10 +68,12 @@ int main(int argc, char** argv) {
     auto* grade = app.add_subcommand("grade", "Grade a class: every student's submission, every lab");
     std::filesystem::path submissions, out;
     std::vector<std::string> grade_labs;
-    int jobs = 1;
+    int jobs = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+    std::vector<std::string> grade_students;
     grade->add_option("--submissions", submissions, "Folder with one folder or archive per student")->required();
     grade->add_option("--out", out, "Output folder (rerun with the same folder to resume)")->required();
-    grade->add_option("--jobs", jobs, "Students graded at once")->capture_default_str()->check(CLI::PositiveNumber);
+    grade->add_option("--jobs", jobs, "Kernels graded at once (default: this machine's cores)")->capture_default_str()->check(CLI::PositiveNumber);
+    grade->add_option("--students", grade_students, "Grade only these students, e.g. ann,ben (default: all)")->delimiter(',');
     grade->add_option("--labs", grade_labs, "Labs to grade, e.g. 03,04 (default: all)");
     bool no_races = false;
     grade->add_flag("--no-races", no_races, "Skip the memory-safety checks under Oclgrind");
@@ -129,6 +131,7 @@ int main(int argc, char** argv) {
     if (*grade) {
       grader::BatchOptions o{submissions, out, reference_dir, grader::load_specs(specs_dir, split_labs(grade_labs)), jobs,
                              pocl_threads, !no_races};
+      o.only_students = grade_students;
       grader::grade_class(o, std::cout);
       std::cout << "\nGradebook (" << (out / "gradebook.csv").string() << "):\n" << grader::read_file(out / "gradebook.csv");
       return 0;

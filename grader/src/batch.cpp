@@ -60,8 +60,19 @@ std::size_t grade_class(const BatchOptions& options, std::ostream& progress) {
   o.out = std::filesystem::absolute(o.out);
   o.submissions = std::filesystem::absolute(o.submissions);
   std::vector<std::string> skipped;
-  const std::vector<Student> students = list_students(o.submissions, skipped);
+  std::vector<Student> students = list_students(o.submissions, skipped);
   for (const std::string& s : skipped) progress << "skipped " << s << "\n";
+  if (!o.only_students.empty()) {
+    std::vector<Student> chosen;
+    std::string unknown;
+    for (const std::string& name : o.only_students) {
+      const auto it = std::find_if(students.begin(), students.end(), [&](const Student& s) { return s.name == name; });
+      if (it == students.end()) unknown += (unknown.empty() ? "" : ", ") + name;
+      else if (std::none_of(chosen.begin(), chosen.end(), [&](const Student& s) { return s.name == name; })) chosen.push_back(*it);
+    }
+    if (!unknown.empty()) throw kit::Error("no submission in " + o.submissions.string() + " for: " + unknown);
+    students = chosen;
+  }
   std::filesystem::create_directories(o.out);
   const std::filesystem::path work = o.out / ".work";
   std::vector<LabReference> references;
@@ -138,13 +149,18 @@ std::size_t grade_class(const BatchOptions& options, std::ostream& progress) {
 
   std::vector<std::string> names;
   for (const Student& s : students) names.push_back(s.name);
-  for (const std::string& name : names) {
-    write_file_atomically(o.out / name / "report.json", dump_json(student_report_json(name, o.specs, results), 2) + "\n");
-    write_file_atomically(o.out / name / "report.md", student_report_md(name, o.specs, results));
-  }
-  write_file_atomically(o.out / "gradebook.csv", gradebook_csv(names, o.specs, results));
+  write_class_outputs(o.out, names, o.specs, results);
   std::filesystem::remove_all(work);
   return graded_now;
+}
+
+void write_class_outputs(const std::filesystem::path& out, const std::vector<std::string>& students,
+                         const std::vector<LabSpec>& specs, const ResultMap& results) {
+  for (const std::string& name : students) {
+    write_file_atomically(out / name / "report.json", dump_json(student_report_json(name, specs, results), 2) + "\n");
+    write_file_atomically(out / name / "report.md", student_report_md(name, specs, results));
+  }
+  write_file_atomically(out / "gradebook.csv", gradebook_csv(students, specs, results));
 }
 
 }  // namespace grader

@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "reports.hpp"
 #include "results.hpp"
 #include "spec.hpp"
 
@@ -32,7 +33,15 @@ struct BatchOptions {
   int pocl_threads = 1;
   bool safety = true;  // run the memory-safety checks under Oclgrind
   bool stop_at_first_loss = false;  // GradeSettings::stop_at_first_loss, for `grader mutants`
+  // Grade only these students (by name; empty: all), e.g. one Slurm task's chunk. The outputs
+  // then cover these students only. Throws kit::Error naming any name with no submission.
+  std::vector<std::string> only_students{};
 };
+
+// Writes OUT/gradebook.csv and OUT/<student>/report.json and report.md atomically for `students`
+// from `results` (a student x lab with no result is reported as not graded).
+void write_class_outputs(const std::filesystem::path& out, const std::vector<std::string>& students,
+                         const std::vector<LabSpec>& specs, const ResultMap& results);
 
 // Grades every student x lab not already in OUT/journal.jsonl, then writes OUT/gradebook.csv and
 // OUT/<student>/report.json and report.md atomically. Returns the number of results graded now.
