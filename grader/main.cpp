@@ -8,6 +8,7 @@
 #include <thread>
 
 #include "batch.hpp"
+#include "case_child.hpp"
 #include "files.hpp"
 #include "grade.hpp"
 #include "kit/cli.hpp"
@@ -103,21 +104,20 @@ int main(int argc, char** argv) {
 
     auto* run_case = app.add_subcommand("run-case", "(internal) one isolated build or case");
     run_case->group("");  // hidden from --help
-    std::string rc_lab, rc_shown, rc_case;
-    std::filesystem::path rc_kernel, rc_result;
-    run_case->add_option("--lab", rc_lab)->required();
-    run_case->add_option("--kernel", rc_kernel)->required();
-    run_case->add_option("--shown-as", rc_shown)->required();
-    run_case->add_option("--case", rc_case);
-    run_case->add_option("--result", rc_result)->required();
-    std::filesystem::path rc_baseline;
-    int rc_pairs = 15;
-    run_case->add_option("--baseline", rc_baseline);
-    run_case->add_option("--pairs", rc_pairs);
+    grader::ChildTask task;
+    run_case->add_option("--lab", task.lab)->required();
+    run_case->add_option("--kernel", task.kernel)->required();
+    run_case->add_option("--shown-as", task.shown_as)->required();
+    run_case->add_option("--case", task.case_json);
+    run_case->add_option("--cases", task.cases_file);
+    run_case->add_option("--result", task.result);
+    run_case->add_option("--result-dir", task.result_dir);
+    run_case->add_option("--baseline", task.baseline);
+    run_case->add_option("--pairs", task.pairs);
 
     if (const int status = kit::parse_args(app, argc, argv); status >= 0) return status;
 
-    if (*run_case) return grader::run_case_child(rc_lab, rc_kernel, rc_shown, rc_case, rc_result, rc_baseline, rc_pairs);
+    if (*run_case) return grader::run_case_child(task);
 
     if (*reference) {
       const auto specs = grader::load_specs(specs_dir, split_labs(ref_labs));

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <chrono>
 #include <map>
 #include <ostream>
 #include <thread>
@@ -9,6 +10,7 @@
 #include "archive.hpp"
 #include "files.hpp"
 #include "grade.hpp"
+#include "graded_kernels.hpp"
 #include "journal.hpp"
 #include "kit/errors.hpp"
 #include "reports.hpp"
@@ -100,6 +102,8 @@ std::size_t grade_class(const BatchOptions& options, std::ostream& progress) {
   progress << students.size() << " students x " << o.specs.size() << " lab(s): " << already
            << " result(s) already in the journal, " << total_items - already << " to grade\n" << std::flush;
 
+  const auto started = std::chrono::steady_clock::now();
+  GradedKernels graded_kernels;
   std::mutex lock;
   std::atomic<std::size_t> next{0}, finished{already};
   std::size_t graded_now = 0;
@@ -124,7 +128,11 @@ std::size_t grade_class(const BatchOptions& options, std::ostream& progress) {
           std::lock_guard<std::mutex> g(lock);
           if (results.count({s.name, spec.lab})) continue;
         }
-        const GradeSettings settings{exe, work / s.name / spec.lab, o.pocl_threads, false, o.safety, o.stop_at_first_loss};
+        GradeSettings settings{exe, work / s.name / spec.lab, o.pocl_threads, false, o.safety, o.stop_at_first_loss};
+        settings.child_per_case = o.child_per_case;
+        if (!o.child_per_case) settings.graded = &graded_kernels;
+        std::map<std::string, double> phases;
+        if (o.stats) settings.phases = &phases;
         LabResult r;
         try {
           r = refused.empty() ? grade_lab(spec, references[l], root, s.name, settings)
@@ -136,6 +144,8 @@ std::size_t grade_class(const BatchOptions& options, std::ostream& progress) {
         std::lock_guard<std::mutex> g(lock);
         results[{s.name, spec.lab}] = r;
         ++graded_now;
+        if (o.stats)
+          for (const auto& [phase, seconds] : phases) o.stats->phases[phase] += seconds;
         progress << "[" << ++finished << "/" << total_items << "] " << s.name << "  " << spec.lab << "  "
                  << format_points(r.points()) << "/" << format_points(r.max_points())
                  << (r.status == "graded" ? "" : "  (" + r.status + ")") << "\n" << std::flush;
@@ -147,6 +157,13 @@ std::size_t grade_class(const BatchOptions& options, std::ostream& progress) {
   for (int t = 0; t < std::max(1, o.jobs); ++t) threads.emplace_back(worker);
   for (auto& t : threads) t.join();
 
+  const std::size_t reused = graded_kernels.reused();
+  if (reused) progress << reused << " kernel(s) the same as one graded before (after removing comments and spacing): graded once\n";
+  if (o.stats) {
+    o.stats->graded += graded_now;
+    o.stats->reused += reused;
+    o.stats->seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+  }
   std::vector<std::string> names;
   for (const Student& s : students) names.push_back(s.name);
   write_class_outputs(o.out, names, o.specs, results);

@@ -3,6 +3,7 @@
 // a .zip / .tar.gz / .tgz / .tar extracted safely into the output folder's scratch space).
 #include <filesystem>
 #include <iosfwd>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -36,6 +37,16 @@ struct BatchOptions {
   // Grade only these students (by name; empty: all), e.g. one Slurm task's chunk. The outputs
   // then cover these students only. Throws kit::Error naming any name with no submission.
   std::vector<std::string> only_students{};
+  bool child_per_case = false;      // the earlier way: a child per case, every kernel graded (for `grader bench`)
+  struct BatchStats* stats = nullptr;  // when set: where the time went
+};
+
+// Where a batch's time went: seconds per phase summed over the kernels graded (screening, build,
+// cases, speed, oclgrind), child processes started, results reused for kernels graded before.
+struct BatchStats {
+  std::map<std::string, double> phases;
+  std::size_t graded = 0, reused = 0;
+  double seconds = 0;  // wall clock of the whole batch
 };
 
 // Writes OUT/gradebook.csv and OUT/<student>/report.json and report.md atomically for `students`

@@ -1,6 +1,7 @@
 #include "grade.hpp"
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <cstdlib>
 #include <fstream>
@@ -9,7 +10,9 @@
 #include <sstream>
 
 #include "algorithm.hpp"
-#include "case_fields.hpp"
+#include "batch.hpp"
+#include "case_runs.hpp"
+#include "graded_kernels.hpp"
 #include "files.hpp"
 #include "kit/errors.hpp"
 #include "labs.hpp"
@@ -21,45 +24,6 @@
 namespace grader {
 namespace {
 
-
-struct ChildRun {
-  json result;  // the child's result file, or {} when it wrote none
-  ChildOutcome outcome;
-};
-
-// Runs `[prefix...] grader run-case ...` in the sandbox and reads the child's result file.
-ChildRun run_child(const GradeSettings& s, const std::vector<std::string>& prefix, const std::vector<std::string>& args,
-                   const SandboxLimits& limits, const std::filesystem::path& dir) {
-  const std::filesystem::path result = dir / "result.json";
-  std::filesystem::remove(result);
-  std::vector<std::string> argv = prefix;
-  argv.insert(argv.end(), {s.grader_exe.string(), "run-case"});
-  argv.insert(argv.end(), args.begin(), args.end());
-  argv.insert(argv.end(), {"--result", result.string()});
-  ChildRun run{json::object(), run_in_sandbox(argv, limits, dir)};
-  if (std::filesystem::exists(result)) {
-    try {
-      run.result = json::parse(read_file(result));  // written atomically: complete or absent
-    } catch (const json::parse_error&) {
-      run.result = json::object();
-    }
-  }
-  return run;
-}
-
-// A normal step's result, or {"status": "sandbox", ...} when the child did not finish properly.
-json step_result(const ChildRun& run, const SandboxLimits& limits) {
-  const ChildOutcome& o = run.outcome;
-  if (o.end == ChildOutcome::End::Exited && o.exit_code == 0 && run.result.contains("status")) return run.result;
-  const std::string reason = o.reason(limits);
-  const std::string tail = o.output.size() > 600 ? o.output.substr(o.output.size() - 600) : o.output;
-  return {{"status", "sandbox"},
-          {"end", o.end == ChildOutcome::End::TimedOut             ? "timeout"
-                  : reason.rfind("ran out of memory", 0) == 0 ? "out-of-memory"
-                                                                : "crashed"},
-          {"reason", reason},
-          {"output", tail}};
-}
 
 // The first line of `source` that calls printf outside a // comment (1-based), or 0.
 int printf_line(const std::string& source) {
@@ -262,94 +226,89 @@ LabResult not_graded(const LabSpec& spec, const GradeSettings& s, const std::str
   return r;
 }
 
-LabResult grade_lab(const LabSpec& spec, const LabReference& reference, const std::filesystem::path& submission,
-                    const std::string& student, const GradeSettings& settings) {
-  GradeSettings s = settings;
-  s.workdir = std::filesystem::absolute(s.workdir);  // children run inside their own folder
-  const LabDriver& driver = lab_driver(spec.lab);
-  const auto unbuilt = [&](const LabResult& found_so_far, const std::string& status, const std::string& message) {
-    LabResult r = not_graded(spec, s, student, status, message);
-    r.kernel = found_so_far.kernel;
-    r.notes = found_so_far.notes;
-    return r;
-  };
-  LabResult r;
-  r.student = student;
-  r.lab = spec.lab;
-  const auto found = find_kernel(submission, spec.kernel_file);
-  if (!found) return unbuilt(r, "missing", "no file named " + spec.kernel_file + " in the submission");
-  r.kernel = found->relative;
-  for (const std::string& other : found->others) r.notes.push_back("also found " + other + " (not graded; " + found->relative + " was)");
+namespace {
 
-  // Screen, then work on a private copy: nothing is ever written into the submission.
-  if (std::filesystem::file_size(found->path) > 4 * kMaxKernelBytes)
-    return unbuilt(r, "rejected",
-                   found->relative + ": " + std::to_string(std::filesystem::file_size(found->path)) +
-                       " bytes, above the limit of " + std::to_string(kMaxKernelBytes) + " bytes for a kernel file");
-  const std::string source = read_file(found->path);
-  const auto problems = screen_kernel_source(source, found->relative, driver.kernels());
-  if (!problems.empty()) {
-    std::string all;
-    for (const std::string& p : problems) all += (all.empty() ? "" : "\n") + p;
-    return unbuilt(r, "rejected", all);
+using Clock = std::chrono::steady_clock;
+
+double since(Clock::time_point t) { return std::chrono::duration<double>(Clock::now() - t).count(); }
+
+// A case's verdict from what its child wrote (as step_result).
+CaseResult judge_case(const LabSpec& spec, const LabReference& reference, const LabDriver& driver, std::size_t i,
+                      const json& got, double seconds, const std::string& source, const std::string& shown_as) {
+  const CaseSpec& c = spec.cases[i];
+  CaseResult cr{c.name, c.visible, 0, c.points, "", "", "", seconds};
+  const std::string status = got.value("status", "");
+  if (status == "ok") {
+    const Comparison cmp = driver.compare(c.params, spec.tolerance, reference.reference(c.name), got.at("outputs"));
+    cr.status = cmp.pass ? "passed" : "wrong";
+    cr.message = cmp.message;
+    cr.hint = cmp.hint;
+    if (cmp.pass) cr.points = c.points;
+  } else if (status == "sandbox") {
+    cr.status = got.value("end", "crashed");
+    cr.message = "the case " + got.value("reason", "failed");
+    cr.hint = step_hint(cr.status, source, shown_as);
+  } else {
+    cr.status = "error";
+    cr.message = got.value("message", "the case failed");
   }
-  std::filesystem::remove_all(s.workdir);
-  std::filesystem::create_directories(s.workdir / "kernel");
-  const std::filesystem::path copy = s.workdir / "kernel" / spec.kernel_file;
-  std::ofstream(copy, std::ios::binary) << source;
+  return cr;
+}
 
-  SandboxLimits limits{spec.build_time_limit_s, spec.memory_limit_mb, s.pocl_threads, s.workdir / "pocl-cache"};
-  const json built = step_result(
-      run_child(s, {}, {"--lab", spec.lab, "--kernel", copy.string(), "--shown-as", found->relative}, limits, s.workdir / "build"),
-      limits);
-  const std::string build_status = built.value("status", "");
-  if (build_status == "build_error") return unbuilt(r, "build-error", built.value("log", ""));
-  if (build_status == "rejected") return unbuilt(r, "rejected", built.value("message", ""));
+bool loses_points(const CaseResult& c) { return c.status != "error" && c.points < c.max_points; }
+
+// Grades a kernel that passed screening: build, cases, speed, Oclgrind.
+LabResult grade_screened(const LabSpec& spec, const LabReference& reference, const GradeSettings& s, LabResult r,
+                         const std::filesystem::path& copy, const std::string& source, const std::string& shown_as) {
+  const LabDriver& driver = lab_driver(spec.lab);
+  const auto phase = [&](const std::string& name, double seconds) {
+    if (s.phases) (*s.phases)[name] += seconds;
+  };
+  std::vector<std::size_t> indices;
+  for (std::size_t i = 0; i < spec.cases.size(); ++i)
+    if (spec.cases[i].visible || !s.visible_only) indices.push_back(i);
+  // `grader mutants`' screening: a mutant that lost a case's points is killed, whatever the rest would show.
+  const auto judge = [&](std::size_t i, const json& got) {
+    const CaseResult c = judge_case(spec, reference, driver, i, got, 0, source, shown_as);
+    if (c.status == "passed" || c.status == "error") return CaseVerdict::Passed;  // an error is retried anyway
+    return s.stop_at_first_loss ? CaseVerdict::Stop : CaseVerdict::Lost;
+  };
+  const Clock::time_point cases_start = Clock::now();
+  const CaseRuns runs = run_cases(spec, s, copy, shown_as, indices, judge);
+  phase("build", runs.build_seconds);
+  phase("cases", since(cases_start) - runs.build_seconds);
+  phase("children", runs.children);
+  const std::string build_status = runs.build.value("status", "");
+  const auto unbuilt = [&](const std::string& status, const std::string& message) {
+    LabResult u = not_graded(spec, s, r.student, status, message);
+    u.kernel = r.kernel;
+    u.notes = r.notes;
+    return u;
+  };
+  if (build_status == "build_error") return unbuilt("build-error", runs.build.value("log", ""));
+  if (build_status == "rejected") return unbuilt("rejected", runs.build.value("message", ""));
   if (build_status != "built")
-    return unbuilt(r, "build-error",
-                   "building " + found->relative + " " + built.value("reason", built.value("message", "failed")));
+    return unbuilt("build-error", "building " + shown_as + " " + runs.build.value("reason", runs.build.value("message", "failed")));
 
   r.status = "graded";
-  for (std::size_t i = 0; i < spec.cases.size(); ++i) {
-    const CaseSpec& c = spec.cases[i];
-    if (s.visible_only && !c.visible) continue;
-    CaseResult cr{c.name, c.visible, 0, c.points, "", "", "", 0};
-    limits.seconds = c.time_limit_s;
-    const ChildRun run = run_child(s, {}, {"--lab", spec.lab, "--kernel", copy.string(), "--shown-as", found->relative,
-                                           "--case", c.params.dump()},
-                                   limits, s.workdir / ("case" + std::to_string(i)));
-    cr.seconds = run.outcome.seconds;
-    const json got = step_result(run, limits);
-    const std::string status = got.value("status", "");
-    if (status == "ok") {
-      const Comparison cmp = driver.compare(c.params, spec.tolerance, reference.reference(c.name), got.at("outputs"));
-      cr.status = cmp.pass ? "passed" : "wrong";
-      cr.message = cmp.message;
-      cr.hint = cmp.hint;
-      if (cmp.pass) cr.points = c.points;
-    } else if (status == "sandbox") {
-      cr.status = got.value("end", "crashed");
-      cr.message = "the case " + got.value("reason", "failed");
-      cr.hint = step_hint(cr.status, source, found->relative);
-    } else {
-      cr.status = "error";
-      cr.message = got.value("message", "the case failed");
+  for (std::size_t pos = 0; pos < indices.size(); ++pos) {
+    const CaseSpec& c = spec.cases[indices[pos]];
+    if (runs.results[pos].is_null()) {
+      r.cases.push_back({c.name, c.visible, 0, c.points, "not-run", "not run: screening stops at the first case that loses points", "", 0});
+      continue;
     }
-    r.cases.push_back(cr);
-    if (s.stop_at_first_loss && cr.status != "error" && cr.points < cr.max_points) {
-      // A mutant that lost a case's points is killed, whatever the rest would show.
-      for (std::size_t k = i + 1; k < spec.cases.size(); ++k)
-        r.cases.push_back({spec.cases[k].name, spec.cases[k].visible, 0, spec.cases[k].points, "not-run",
-                           "not run: screening stops at the first case that loses points", "", 0});
-      apply_points_policy(spec, r);
-      return r;
-    }
+    r.cases.push_back(judge_case(spec, reference, driver, indices[pos], runs.results[pos], runs.seconds[pos], source, shown_as));
+  }
+  if (s.stop_at_first_loss && std::any_of(r.cases.begin(), r.cases.end(), loses_points)) {
+    apply_points_policy(spec, r);
+    return r;
   }
   if (spec.speed && (spec.speed->visible || !s.visible_only)) {
+    const Clock::time_point speed_start = Clock::now();
     const SpeedSpec& sp = *spec.speed;
     CaseResult cr{kSpeedCase, sp.visible, 0, sp.points, "", "", "", 0, "speed"};
-    limits.seconds = sp.time_limit_s;
-    const ChildRun run = run_child(s, {}, {"--lab", spec.lab, "--kernel", copy.string(), "--shown-as", found->relative, "--case",
+    SandboxLimits limits{sp.time_limit_s, spec.memory_limit_mb, s.pocl_threads, s.workdir / "pocl-cache"};
+    const ChildRun run = run_child(s, {}, {"--lab", spec.lab, "--kernel", copy.string(), "--shown-as", shown_as, "--case",
                                            sp.params.dump(), "--baseline", reference.baseline.string(), "--pairs",
                                            std::to_string(sp.pairs)},
                                    limits, s.workdir / "speed");
@@ -381,14 +340,79 @@ LabResult grade_lab(const LabSpec& spec, const LabReference& reference, const st
       cr.message = got.value("message", "the speed case failed");
     }
     r.cases.push_back(cr);
+    phase("speed", since(speed_start));
   }
   const bool with_safety = spec.safety && s.safety && (spec.safety->visible || !s.visible_only);
   const bool with_algorithm = spec.algorithm && (spec.algorithm->visible || !s.visible_only);
-  if (with_safety || with_algorithm)
-    for (CaseResult& c : oclgrind_cases(spec, with_safety, with_algorithm, s, copy, found->relative, source))
-      r.cases.push_back(std::move(c));
+  if (with_safety || with_algorithm) {
+    const Clock::time_point oclgrind_start = Clock::now();
+    for (CaseResult& c : oclgrind_cases(spec, with_safety, with_algorithm, s, copy, shown_as, source)) r.cases.push_back(std::move(c));
+    phase("oclgrind", since(oclgrind_start));
+  }
   apply_points_policy(spec, r);
   return r;
+}
+
+}  // namespace
+
+LabResult grade_lab(const LabSpec& spec, const LabReference& reference, const std::filesystem::path& submission,
+                    const std::string& student, const GradeSettings& settings) {
+  const Clock::time_point start = Clock::now();
+  GradeSettings s = settings;
+  s.workdir = std::filesystem::absolute(s.workdir);  // children run inside their own folder
+  const LabDriver& driver = lab_driver(spec.lab);
+  const auto unbuilt = [&](const LabResult& found_so_far, const std::string& status, const std::string& message) {
+    LabResult r = not_graded(spec, s, student, status, message);
+    r.kernel = found_so_far.kernel;
+    r.notes = found_so_far.notes;
+    return r;
+  };
+  LabResult r;
+  r.student = student;
+  r.lab = spec.lab;
+  const auto found = find_kernel(submission, spec.kernel_file);
+  if (!found) return unbuilt(r, "missing", "no file named " + spec.kernel_file + " in the submission");
+  r.kernel = found->relative;
+  for (const std::string& other : found->others) r.notes.push_back("also found " + other + " (not graded; " + found->relative + " was)");
+
+  // Screen, then work on a private copy: nothing is ever written into the submission.
+  if (std::filesystem::file_size(found->path) > 4 * kMaxKernelBytes)
+    return unbuilt(r, "rejected",
+                   found->relative + ": " + std::to_string(std::filesystem::file_size(found->path)) +
+                       " bytes, above the limit of " + std::to_string(kMaxKernelBytes) + " bytes for a kernel file");
+  const std::string source = read_file(found->path);
+  const auto problems = screen_kernel_source(source, found->relative, driver.kernels());
+  if (!problems.empty()) {
+    std::string all;
+    for (const std::string& p : problems) all += (all.empty() ? "" : "\n") + p;
+    return unbuilt(r, "rejected", all);
+  }
+  if (s.phases) (*s.phases)["screening"] += since(start);
+
+  // A kernel graded before in this batch (the same code after removing comments and spacing).
+  const GradedKernels::Key key{spec.lab, found->relative, code_without_comments(source), source};
+  if (s.graded)
+    if (std::optional<LabResult> earlier = s.graded->find_or_claim(key)) {
+      earlier->student = student;
+      earlier->kernel = r.kernel;
+      earlier->notes = r.notes;
+      return *earlier;
+    }
+  try {
+    std::filesystem::remove_all(s.workdir);
+    std::filesystem::create_directories(s.workdir / "kernel");
+    const std::filesystem::path copy = s.workdir / "kernel" / spec.kernel_file;
+    std::ofstream(copy, std::ios::binary) << source;
+    LabResult graded = grade_screened(spec, reference, s, r, copy, source, found->relative);
+    if (s.graded) {
+      if (needs_retry(graded)) s.graded->abandon(key);  // a grader error is not a result to share
+      else s.graded->publish(key, graded);
+    }
+    return graded;
+  } catch (...) {
+    if (s.graded) s.graded->abandon(key);
+    throw;
+  }
 }
 
 void apply_points_policy(const LabSpec& spec, LabResult& r) {
@@ -421,42 +445,6 @@ void apply_points_policy(const LabSpec& spec, LabResult& r) {
                  format_points(before) + " points: these points follow the case points the kernel earned (" +
                  format_points(earned) + " of " + format_points(possible) + (unit.empty() ? "" : " in " + unit.dump()) + ")";
   }
-}
-
-int run_case_child(const std::string& lab, const std::filesystem::path& kernel, const std::string& shown_as,
-                   const std::string& case_json, const std::filesystem::path& result_file,
-                   const std::filesystem::path& baseline, int pairs) {
-  json result;
-  try {
-    const LabDriver& driver = lab_driver(lab);
-    const kit::Runtime rt = kit::Runtime::open({});
-    if (case_json.empty()) {
-      const cl::Program program = kit::build_program(rt.context, rt.device, kernel, "", shown_as);
-      for (const kit::KernelSignature& k : driver.kernels()) kit::make_kernel(program, k, shown_as);
-      result = {{"status", "built"}};
-    } else if (!baseline.empty()) {
-      result = {{"status", "ok"}, {"outputs", driver.run_speed(rt, kernel, shown_as, baseline, json::parse(case_json), pairs)}};
-    } else {
-      // A case listing several values of one field (the safety case) runs each in turn, in this one
-      // context, so that one Oclgrind run sees them all.
-      const json params = json::parse(case_json);
-      const auto [field, values] = variant_field(params);
-      json outputs = json::array();
-      for (const json& one : expand_variants(params)) {
-        json out = driver.run_case(rt, kernel, shown_as, one);
-        outputs.push_back(field.empty() ? out : json{{field, one.at(field)}, {"outputs", out}});
-      }
-      result = {{"status", "ok"}, {"outputs", field.empty() ? outputs[0] : json{{"variants", outputs}}}};
-    }
-  } catch (const kit::BuildError& e) {
-    result = {{"status", "build_error"}, {"log", e.log}};
-  } catch (const kit::Error& e) {
-    result = {{"status", case_json.empty() ? "rejected" : "error"}, {"message", e.what()}};
-  } catch (const cl::Error& e) {
-    result = {{"status", "error"}, {"message", std::string("OpenCL call ") + e.what() + " failed with " + kit::cl_status_name(e.err())}};
-  }
-  write_file_atomically(result_file, dump_json(result));
-  return 0;
 }
 
 }  // namespace grader

@@ -2,6 +2,7 @@
 // Grading one submission's lab: find and screen the kernel file, build it in a child process,
 // run every case in a child process of its own, compare with the stored references.
 #include <filesystem>
+#include <map>
 #include <string>
 
 #include "references.hpp"
@@ -10,6 +11,8 @@
 
 namespace grader {
 
+class GradedKernels;
+
 struct GradeSettings {
   std::filesystem::path grader_exe;  // this program: children run `grader run-case`
   std::filesystem::path workdir;     // private scratch space for this submission x lab
@@ -17,6 +20,9 @@ struct GradeSettings {
   bool visible_only = false;         // the students' self-check runs visible cases only
   bool safety = true;                // run the spec's memory-safety case under Oclgrind
   bool stop_at_first_loss = false;   // `grader mutants`' screening: the rest is "not-run" once a case loses points
+  bool child_per_case = false;       // the earlier way (a child for the build and for every case), for `grader bench`
+  GradedKernels* graded = nullptr;  // a batch's results by kernel: grade each kernel once
+  std::map<std::string, double>* phases = nullptr;  // when set: seconds spent per phase are added here
 };
 
 // A result with every case (and safety check) "not-run" and 0 points: for a submission whose
@@ -31,12 +37,5 @@ void apply_points_policy(const LabSpec& spec, LabResult& r);
 
 LabResult grade_lab(const LabSpec& spec, const LabReference& reference, const std::filesystem::path& submission,
                     const std::string& student, const GradeSettings& settings);
-
-// The child's side (`grader run-case`): builds `kernel` (and checks its signatures) when
-// `case_json` is empty, times it against `baseline` in `pairs` alternating runs when one is
-// given, else runs that case; writes {"status": ...} to `result_file`.
-int run_case_child(const std::string& lab, const std::filesystem::path& kernel, const std::string& shown_as,
-                   const std::string& case_json, const std::filesystem::path& result_file,
-                   const std::filesystem::path& baseline = {}, int pairs = 0);
 
 }  // namespace grader

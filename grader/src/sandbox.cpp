@@ -42,11 +42,12 @@ StepThreads step_threads(const std::vector<std::string>& argv, int fallback) {
     if (argv[i] != "--case") continue;
     const nlohmann::json params = nlohmann::json::parse(argv[i + 1], nullptr, false);  // no exceptions
     if (!params.is_object() || !params.contains("pocl_threads") || !params["pocl_threads"].is_number_unsigned()) break;
-    const int count = int(std::clamp<std::uint64_t>(params["pocl_threads"].get<std::uint64_t>(), 1, 256));
-    return {count, count >= 2 && first_cpus_usable(count)};
+    return step_threads(int(std::clamp<std::uint64_t>(params["pocl_threads"].get<std::uint64_t>(), 1, 256)));
   }
   return {fallback, false};
 }
+
+StepThreads step_threads(int count) { return {count, count >= 2 && first_cpus_usable(count)}; }
 
 std::string ChildOutcome::reason(const SandboxLimits& limits) const {
   const std::string memory = "ran out of memory (limit " + std::to_string(limits.memory_mb) + " MB)";
@@ -69,7 +70,7 @@ std::string ChildOutcome::reason(const SandboxLimits& limits) const {
 }
 
 ChildOutcome run_in_sandbox(const std::vector<std::string>& argv, const SandboxLimits& limits,
-                            const std::filesystem::path& workdir) {
+                            const std::filesystem::path& workdir, const Deadline& deadline) {
   std::filesystem::create_directories(workdir);
   std::filesystem::create_directories(limits.pocl_cache);
   const std::filesystem::path log = workdir / "child.log";
@@ -77,7 +78,7 @@ ChildOutcome run_in_sandbox(const std::vector<std::string>& argv, const SandboxL
   for (const std::string& a : argv) args.push_back(const_cast<char*>(a.c_str()));
   args.push_back(nullptr);
 
-  const StepThreads threads = step_threads(argv, limits.pocl_threads);
+  const StepThreads threads = limits.case_threads > 0 ? step_threads(limits.case_threads) : step_threads(argv, limits.pocl_threads);
   ChildOutcome outcome;
   const auto start = std::chrono::steady_clock::now();
   const pid_t parent = getpid();
@@ -116,12 +117,13 @@ ChildOutcome run_in_sandbox(const std::vector<std::string>& argv, const SandboxL
   }
   setpgid(pid, pid);  // also from here, so the group exists before any kill
 
-  const auto deadline = start + std::chrono::duration<double>(limits.seconds);
+  const auto fixed_end = start + std::chrono::duration_cast<std::chrono::steady_clock::duration>(
+                                     std::chrono::duration<double>(limits.seconds));
   int status = 0;
   for (auto pause = std::chrono::milliseconds(1);; pause = std::min(pause * 2, std::chrono::milliseconds(20))) {
     const pid_t done = waitpid(pid, &status, WNOHANG);
     if (done == pid) break;
-    if (std::chrono::steady_clock::now() >= deadline) {
+    if (std::chrono::steady_clock::now() >= (deadline ? deadline() : fixed_end)) {
       kill(-pid, SIGKILL);  // the whole group: the child and anything it started
       waitpid(pid, &status, 0);
       outcome.end = ChildOutcome::End::TimedOut;

@@ -2,7 +2,9 @@
 // Runs one step of grading in a child process so that a student's kernel that hangs, crashes or
 // eats memory costs that step only: own process group (killed whole at the deadline), an
 // address-space limit, a private PoCL cache and a fixed PoCL thread count.
+#include <chrono>
 #include <filesystem>
+#include <functional>
 #include <map>
 #include <string>
 #include <vector>
@@ -16,6 +18,7 @@ struct SandboxLimits {
   std::filesystem::path pocl_cache;  // private to one submission x lab
   std::size_t output_bytes = 64 * 1024;  // output kept: its head and its tail, half each
   std::vector<std::pair<std::string, std::string>> environment{};  // set in the child besides the above
+  int case_threads = 0;  // > 0: the PoCL threads of the cases this step runs (instead of reading --case)
 };
 
 struct ChildOutcome {
@@ -39,9 +42,15 @@ struct StepThreads {
   bool pinned = false;
 };
 StepThreads step_threads(const std::vector<std::string>& argv, int fallback);
+StepThreads step_threads(int count);
+
+// When the step must end: asked again at every poll, so that a step running several cases in
+// turn can give each its own time limit from the moment it started. Empty: limits.seconds after
+// the start.
+using Deadline = std::function<std::chrono::steady_clock::time_point()>;
 
 // Runs argv[0] with its arguments in `workdir`; stdout and stderr go to files there.
 ChildOutcome run_in_sandbox(const std::vector<std::string>& argv, const SandboxLimits& limits,
-                            const std::filesystem::path& workdir);
+                            const std::filesystem::path& workdir, const Deadline& deadline = {});
 
 }  // namespace grader
