@@ -9,6 +9,7 @@
 
 #include "batch.hpp"
 #include "case_child.hpp"
+#include "class_bench.hpp"
 #include "files.hpp"
 #include "grade.hpp"
 #include "kit/cli.hpp"
@@ -102,6 +103,19 @@ int main(int argc, char** argv) {
     mutants->add_option("--max-per-lab", max_per_lab, "At most this many mutants per lab, evenly spread (default: all)");
     mutants->add_flag("--no-races", mutants_no_races, "Skip the memory-safety checks under Oclgrind (the algorithm checks still run)");
 
+    auto* bench = app.add_subcommand("bench", "Measure how fast a class is graded, against the earlier way, in one run");
+    grader::ClassBenchOptions bench_o;
+    std::vector<std::string> bench_labs;
+    bench_o.work = kit::root() / "build" / "grader-bench";
+    bench_o.jobs = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+    bench->add_option("labs", bench_labs, "Labs, by number or name (default: all)");
+    bench->add_option("--students", bench_o.students, "Students in the made-up class")->capture_default_str();
+    bench->add_option("--sample-every", bench_o.sample_every, "The earlier way grades every n-th student")->capture_default_str();
+    bench->add_option("--jobs", bench_o.jobs, "Kernels graded at once")->capture_default_str()->check(CLI::PositiveNumber);
+    bench->add_option("--work", bench_o.work, "Scratch folder for the class and its outputs")->capture_default_str();
+    bool bench_no_races = false;
+    bench->add_flag("--no-races", bench_no_races, "Skip the memory-safety checks under Oclgrind");
+
     auto* run_case = app.add_subcommand("run-case", "(internal) one isolated build or case");
     run_case->group("");  // hidden from --help
     grader::ChildTask task;
@@ -142,6 +156,16 @@ int main(int argc, char** argv) {
                                grader::load_specs(specs_dir, split_labs(mutant_labs)), mutant_jobs, pocl_threads,
                                !mutants_no_races, max_per_lab};
       grader::run_mutants(o, std::cout);
+      return 0;
+    }
+
+    if (*bench) {
+      bench_o.references = reference_dir;
+      bench_o.solutions = kit::root() / "solutions";
+      bench_o.starters = kit::root() / "labs";
+      bench_o.specs = grader::load_specs(specs_dir, split_labs(bench_labs));
+      bench_o.safety = !bench_no_races;
+      grader::run_class_bench(bench_o, std::cout);
       return 0;
     }
 

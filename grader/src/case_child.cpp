@@ -48,6 +48,45 @@ json run_one(const LabDriver& driver, const kit::Runtime& rt, const ChildTask& t
   });
 }
 
+// A CPU device's work-group local memory is one block per worker thread, kept from one kernel
+// launch to the next; a process that has run nothing yet finds it zeroed. Zeroing it between
+// cases gives every case of a child the local memory a fresh child would see, so that a kernel
+// reading past its local array (undefined, and Oclgrind's to report) gets the same result
+// whatever case ran before it. GPUs make no such promise either way, and are left alone.
+class LocalMemoryScrub {
+ public:
+  explicit LocalMemoryScrub(const kit::Runtime& rt) {
+    if (rt.device.getInfo<CL_DEVICE_TYPE>() != CL_DEVICE_TYPE_CPU) return;
+    static const char* source =
+        "kernel void kit_scrub_local(local uint* m, uint n, global uint* sink) {\n"
+        "  uint seen = 0;\n"
+        "  for (uint i = get_local_id(0); i < n; i += get_local_size(0)) m[i] = 0;\n"
+        "  barrier(CLK_LOCAL_MEM_FENCE);\n"
+        "  for (uint i = get_local_id(0); i < n; i += get_local_size(0)) seen |= m[i];\n"
+        "  if (seen) sink[0] = seen;\n"
+        "}\n";
+    cl::Program program(rt.context, source);
+    program.build("-cl-std=CL1.2");
+    kernel_ = cl::Kernel(program, "kit_scrub_local");
+    sink_ = cl::Buffer(rt.context, CL_MEM_READ_WRITE, sizeof(cl_uint));
+    const cl_ulong bytes = rt.device.getInfo<CL_DEVICE_LOCAL_MEM_SIZE>();
+    words_ = cl_uint(bytes / sizeof(cl_uint));
+    kernel_.setArg(0, cl::Local(std::size_t(words_) * sizeof(cl_uint)));
+    kernel_.setArg(1, words_);
+    kernel_.setArg(2, sink_);
+  }
+  void operator()(const kit::Runtime& rt) {
+    if (!kernel_()) return;
+    rt.queue.enqueueNDRangeKernel(kernel_, cl::NullRange, cl::NDRange(1), cl::NDRange(1));
+    rt.queue.finish();
+  }
+
+ private:
+  cl::Kernel kernel_;
+  cl::Buffer sink_;
+  cl_uint words_ = 0;
+};
+
 }  // namespace
 
 int run_case_child(const ChildTask& t) {
@@ -69,8 +108,11 @@ int run_case_child(const ChildTask& t) {
     write_file_atomically(first, dump_json(built));
     if (built["status"] != "built") return 0;
     const json cases = json::parse(read_file(t.cases_file));
-    for (std::size_t i = 0; i < cases.size(); ++i)
+    LocalMemoryScrub scrub(*rt);
+    for (std::size_t i = 0; i < cases.size(); ++i) {
+      if (i > 0) scrub(*rt);
       write_file_atomically(t.result_dir / ("case-" + std::to_string(i) + ".json"), dump_json(run_one(*driver, *rt, t, cases[i])));
+    }
     return 0;
   }
   json result;

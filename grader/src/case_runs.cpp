@@ -92,7 +92,7 @@ CaseRuns run_cases(const LabSpec& spec, const GradeSettings& s, const std::files
   out.seconds.assign(n, 0);
   const auto limit_of = [&](std::size_t pos) { return spec.cases[indices[pos]].time_limit_s; };
   const auto own_threads = [&](std::size_t pos) { return case_threads(spec.cases[indices[pos]], 0); };
-  std::vector<std::size_t> confirm;  // positions that did not pass, run after other cases in their child
+  std::vector<std::size_t> confirm;  // positions that crashed after other cases ran in their child
   bool stop = false;
 
   // One child: builds the kernel, then runs the cases at positions `mine` in turn. Returns the
@@ -131,8 +131,7 @@ CaseRuns run_cases(const LabSpec& spec, const GradeSettings& s, const std::files
         out.seconds[pos] = seconds_between(phase_start, now);
         phase_start = now;
         const CaseVerdict v = judge(indices[pos], out.results[pos]);
-        if (v != CaseVerdict::Passed && done > 0) confirm.push_back(pos);
-        else if (v == CaseVerdict::Stop) stop = true;
+        if (v == CaseVerdict::Stop) stop = true;
         ++done;
       }
       return stop ? now : phase_start + std::chrono::seconds(5);  // stopped, or all done: let it exit
@@ -155,7 +154,9 @@ CaseRuns run_cases(const LabSpec& spec, const GradeSettings& s, const std::files
     limits.seconds = limit_of(pos);
     out.results[pos] = step_result({json::object(), outcome}, limits);  // no result file: always "sandbox"
     out.seconds[pos] = seconds_between(phase_start, Clock::now());
-    if (done > 0) confirm.push_back(pos);
+    // A crash or running out of memory after other cases ran in this child may be their doing
+    // (a heap they damaged, memory they held): the case is run again alone, and that run counts.
+    if (done > 0 && out.results[pos].value("end", "") != "timeout") confirm.push_back(pos);
     else if (judge(indices[pos], out.results[pos]) == CaseVerdict::Stop) stop = true;
     return done + 1;
   };
@@ -169,9 +170,7 @@ CaseRuns run_cases(const LabSpec& spec, const GradeSettings& s, const std::files
     next += launch(mine, built);
     if (!built) return out;
   }
-  // A case that did not pass after other cases ran in its child is graded by a run in a fresh
-  // child of its own, as if nothing had run before it: no student loses points for what an
-  // earlier case left in the process's memory.
+  // Crashes to confirm, each in a fresh child of its own.
   for (std::size_t i = 0; i < confirm.size() && !stop; ++i) {
     bool built = false;
     launch({confirm[i]}, built);

@@ -40,8 +40,9 @@ using CaseJudge = std::function<CaseVerdict(std::size_t case_index, const json& 
 
 // Builds the kernel once and runs spec.cases[indices] in turn in one child, each case under its
 // own time limit from the moment the case before it finished. After a time-out or crash a new
-// child goes on with the remaining cases. A case that did not pass after other cases ran in its
-// child is run again in a fresh child of its own, and that run counts. Cases with a PoCL thread
+// child goes on with the remaining cases. A case that crashed or ran out of memory after other
+// cases ran in its child is run again in a fresh child of its own, and that run counts (the child
+// zeroes the CPU device's local memory between cases, see case_child.cpp). Cases with a PoCL thread
 // count of their own run in a child each. With settings.child_per_case (the earlier way, kept for
 // `grader bench`), the build and every case get a child of their own.
 CaseRuns run_cases(const LabSpec& spec, const GradeSettings& settings, const std::filesystem::path& kernel,

@@ -42,6 +42,7 @@ std::string code_without_comments(const std::string& source) {
     }
   }
   if (!line.empty()) end_line();
+  while (out.size() >= 2 && out[out.size() - 1] == '\n' && out[out.size() - 2] == '\n') out.pop_back();  // blank lines at the end
   return out;
 }
 
