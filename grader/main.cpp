@@ -10,6 +10,7 @@
 #include "batch.hpp"
 #include "case_child.hpp"
 #include "class_bench.hpp"
+#include "devices.hpp"
 #include "files.hpp"
 #include "grade.hpp"
 #include "kit/cli.hpp"
@@ -46,6 +47,33 @@ std::filesystem::path scratch_dir(const std::string& what) {
   return pattern;
 }
 
+// -p/-d (one device) or --devices (several, each must be right) for the grading subcommands.
+struct DeviceFlags {
+  kit::DeviceOptions one;
+  std::string list;
+  std::vector<kit::DeviceOptions> chosen() const {
+    if (!list.empty()) {
+      if (!one.platform.empty() || !one.device.empty()) throw kit::Error("give either -p/-d or --devices, not both");
+      return grader::parse_devices(list);
+    }
+    if (one.platform.empty() && one.device.empty()) return {};
+    return {one};
+  }
+  // The devices, each checked to exist here before any grading (a device that matches nothing is
+  // the grader's setting at fault, not a student's kernel).
+  std::vector<kit::DeviceOptions> checked() const {
+    const std::vector<kit::DeviceOptions> devices = chosen();
+    for (const kit::DeviceOptions& d : devices) kit::choose_device(kit::describe_machine(), d);
+    return devices;
+  }
+};
+
+void add_device_flags(CLI::App* app, DeviceFlags& flags) {
+  app->add_option("-p,--platform", flags.one.platform, "Grade on this platform: index or name substring (default: PoCL)");
+  app->add_option("-d,--device", flags.one.device, "Grade on this device of the platform: index or name substring");
+  app->add_option("--devices", flags.list, "Grade on several devices, right on each: PLATFORM[:DEVICE],... e.g. pocl,nvidia");
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -65,6 +93,8 @@ int main(int argc, char** argv) {
     check->add_option("labs", check_labs, "Labs to check, by number or name (default: all)");
     check->add_option("--dir", labs_dir, "Folder holding the lab folders")->capture_default_str();
     bool check_races = false;
+    DeviceFlags check_devices, grade_devices, gs_devices;
+    add_device_flags(check, check_devices);
     check->add_flag("--races", check_races, "Also run the memory-safety checks under Oclgrind (races, barriers, bounds)");
 
     auto* grade = app.add_subcommand("grade", "Grade a class: every student's submission, every lab");
@@ -77,6 +107,7 @@ int main(int argc, char** argv) {
     grade->add_option("--jobs", jobs, "Kernels graded at once (default: this machine's cores)")->capture_default_str()->check(CLI::PositiveNumber);
     grade->add_option("--students", grade_students, "Grade only these students, e.g. ann,ben (default: all)")->delimiter(',');
     grade->add_option("--labs", grade_labs, "Labs to grade, e.g. 03,04 (default: all)");
+    add_device_flags(grade, grade_devices);
     bool no_races = false;
     grade->add_flag("--no-races", no_races, "Skip the memory-safety checks under Oclgrind");
 
@@ -86,6 +117,7 @@ int main(int argc, char** argv) {
     gradescope->add_option("--submission", gs_submission, "The submission folder")->capture_default_str();
     gradescope->add_option("--results", gs_results, "Where results.json goes")->capture_default_str();
     gradescope->add_option("--labs", gs_labs, "Labs to grade (default: all)");
+    add_device_flags(gradescope, gs_devices);
 
     auto* reference = app.add_subcommand("reference", "Run solutions/ on PoCL and store the reference outputs");
     std::vector<std::string> ref_labs;
@@ -128,6 +160,8 @@ int main(int argc, char** argv) {
     run_case->add_option("--result-dir", task.result_dir);
     run_case->add_option("--baseline", task.baseline);
     run_case->add_option("--pairs", task.pairs);
+    run_case->add_option("--platform", task.device.platform);
+    run_case->add_option("--device", task.device.device);
 
     if (const int status = kit::parse_args(app, argc, argv); status >= 0) return status;
 
@@ -146,6 +180,7 @@ int main(int argc, char** argv) {
       grader::BatchOptions o{submissions, out, reference_dir, grader::load_specs(specs_dir, split_labs(grade_labs)), jobs,
                              pocl_threads, !no_races};
       o.only_students = grade_students;
+      o.devices = grade_devices.checked();
       grader::grade_class(o, std::cout);
       std::cout << "\nGradebook (" << (out / "gradebook.csv").string() << "):\n" << grader::read_file(out / "gradebook.csv");
       return 0;
@@ -176,8 +211,9 @@ int main(int argc, char** argv) {
       const std::filesystem::path& work = scratch.path;
       std::vector<grader::LabResult> results;
       for (const auto& spec : specs) {
-        results.push_back(grader::grade_lab(spec, grader::load_reference(reference_dir, spec), gs_submission, "submission",
-                                            {exe, work / spec.lab, pocl_threads, false, true}));
+        grader::GradeSettings settings{exe, work / spec.lab, pocl_threads, false, true};
+        settings.devices = gs_devices.checked();
+        results.push_back(grader::grade_lab(spec, grader::load_reference(reference_dir, spec), gs_submission, "submission", settings));
         std::cout << grader::check_report(results.back());
       }
       grader::write_file_atomically(gs_results, grader::dump_json(grader::gradescope_results(results), 2) + "\n");
@@ -192,8 +228,9 @@ int main(int argc, char** argv) {
     bool all_pass = true;
     double points = 0, max = 0;
     for (const auto& spec : specs) {
-      const auto result = grader::grade_lab(spec, grader::load_reference(reference_dir, spec), labs_dir / spec.lab,
-                                            "you", {exe, work / spec.lab, pocl_threads, true, check_races});
+      grader::GradeSettings settings{exe, work / spec.lab, pocl_threads, true, check_races};
+      settings.devices = check_devices.checked();
+      const auto result = grader::grade_lab(spec, grader::load_reference(reference_dir, spec), labs_dir / spec.lab, "you", settings);
       std::cout << grader::check_report(result) << "\n";
       points += result.points();
       max += result.max_points();

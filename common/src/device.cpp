@@ -47,6 +47,8 @@ std::string trim(std::string s) {
 
 bool spec_matches(const std::string& spec, std::size_t index, const std::string& name) {
   if (is_index(spec)) return std::stoull(spec) == index;
+  // PoCL names its platform "Portable Computing Language": "pocl" is what everyone types.
+  if (lower(spec) == "pocl" && lower(name).find("portable computing language") != std::string::npos) return true;
   return lower(name).find(lower(spec)) != std::string::npos;
 }
 

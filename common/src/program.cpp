@@ -135,15 +135,41 @@ cl::Program build_program(const cl::Context& context, const cl::Device& device,
   return program;
 }
 
+namespace {
+
+// The program's kernel names, asked for without CLHPP's string query: a driver that reports an
+// empty list as zero bytes (NVIDIA's, for a file with no kernels) would make that query read
+// before its buffer and crash.
+std::string kernel_names(const cl::Program& program) {
+  std::size_t count = 0;
+  if (clGetProgramInfo(program(), CL_PROGRAM_NUM_KERNELS, sizeof count, &count, nullptr) != CL_SUCCESS || count == 0) return "";
+  std::size_t bytes = 0;
+  if (clGetProgramInfo(program(), CL_PROGRAM_KERNEL_NAMES, 0, nullptr, &bytes) != CL_SUCCESS || bytes <= 1) return "";
+  std::string names(bytes, '\0');
+  if (clGetProgramInfo(program(), CL_PROGRAM_KERNEL_NAMES, bytes, names.data(), nullptr) != CL_SUCCESS) return "";
+  names.resize(names.find('\0') == std::string::npos ? names.size() : names.find('\0'));
+  return names;
+}
+
+}  // namespace
+
 cl::Kernel make_kernel(const cl::Program& program, const KernelSignature& signature,
                        const std::string& file) {
   const std::string expected = "\nThe lab expects:\n    " + signature.text();
+  // Asked first, not after a failed clCreateKernel: a driver may crash creating a kernel from a
+  // program that has none (an empty file).
+  const std::string found = kernel_names(program);
+  std::vector<std::string> names;
+  std::stringstream list(found);
+  for (std::string name; std::getline(list, name, ';');) names.push_back(name);
+  if (std::find(names.begin(), names.end(), signature.name) == names.end())
+    throw Error(file + " has no kernel named '" + signature.name + "' (kernels found: " +
+                (found.empty() ? "none" : found) + ")." + expected);
   cl::Kernel kernel;
   try {
     kernel = cl::Kernel(program, signature.name.c_str());
   } catch (const cl::Error& e) {
     if (e.err() != CL_INVALID_KERNEL_NAME) throw;
-    std::string found = program.getInfo<CL_PROGRAM_KERNEL_NAMES>();
     throw Error(file + " has no kernel named '" + signature.name + "' (kernels found: " +
                 (found.empty() ? "none" : found) + ")." + expected);
   }

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "kit/device.hpp"
 #include "reports.hpp"
 #include "results.hpp"
 #include "spec.hpp"
@@ -39,6 +40,7 @@ struct BatchOptions {
   std::vector<std::string> only_students{};
   bool child_per_case = false;      // the earlier way: a child per case, every kernel graded (for `grader bench`)
   struct BatchStats* stats = nullptr;  // when set: where the time went
+  std::vector<kit::DeviceOptions> devices{};  // GradeSettings::devices
 };
 
 // Where a batch's time went: seconds per phase summed over the kernels graded (screening, build,

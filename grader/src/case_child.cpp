@@ -30,13 +30,25 @@ json build(const LabDriver& driver, const kit::Runtime& rt, const ChildTask& t) 
   return guarded("rejected", [&] {
     const cl::Program program = kit::build_program(rt.context, rt.device, t.kernel, "", t.shown_as);
     for (const kit::KernelSignature& k : driver.kernels()) kit::make_kernel(program, k, t.shown_as);
-    return json{{"status", "built"}};
+    return json{{"status", "built"}, {"device", rt.summary()}};
   });
+}
+
+// Why this device cannot run the case at all (empty: it can): a work-group larger than the device
+// allows is the device's limit, not the student's mistake.
+std::string cannot_run_here(const kit::Runtime& rt, const json& params) {
+  const json& local = params.value("local", json());
+  if (!local.is_number_unsigned()) return "";
+  const std::size_t most = rt.device.getInfo<CL_DEVICE_MAX_WORK_GROUP_SIZE>();
+  if (local.get<std::size_t>() <= most) return "";
+  return "work-groups of L = " + std::to_string(local.get<std::size_t>()) + " are more than " + rt.device_name() +
+         " allows (" + std::to_string(most) + ")";
 }
 
 // One case. A case listing several values of one field (the safety case) runs each in turn, in
 // this one context, so that one Oclgrind run sees them all.
 json run_one(const LabDriver& driver, const kit::Runtime& rt, const ChildTask& t, const json& params) {
+  if (const std::string why = cannot_run_here(rt, params); !why.empty()) return {{"status", "not-run-here"}, {"reason", why}};
   return guarded("error", [&] {
     const auto [field, values] = variant_field(params);
     json outputs = json::array();
@@ -96,7 +108,7 @@ int run_case_child(const ChildTask& t) {
   std::unique_ptr<kit::Runtime> rt;
   const json opened = guarded("error", [&] {
     driver = &lab_driver(t.lab);
-    rt = std::make_unique<kit::Runtime>(kit::Runtime::open({}));
+    rt = std::make_unique<kit::Runtime>(kit::Runtime::open(t.device));
     return json{{"status", "open"}};
   });
   if (opened["status"] != "open") {

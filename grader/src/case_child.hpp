@@ -4,6 +4,8 @@
 #include <filesystem>
 #include <string>
 
+#include "kit/device.hpp"
+
 namespace grader {
 
 struct ChildTask {
@@ -16,6 +18,7 @@ struct ChildTask {
   std::filesystem::path result_dir;       // with cases_file: built.json, then case-0.json, case-1.json, ...
   std::filesystem::path baseline;         // with case_json: time the kernel against this one
   int pairs = 15;
+  kit::DeviceOptions device;              // -p/-d: the device to run on (default: PoCL's CPU device)
 };
 
 // Builds the kernel (checking its signatures) when neither a case nor a cases file is given, runs

@@ -35,7 +35,8 @@ CaseRuns one_child_each(const LabSpec& spec, const GradeSettings& s, const std::
   out.results.assign(indices.size(), json());
   out.seconds.assign(indices.size(), 0);
   SandboxLimits limits{spec.build_time_limit_s, spec.memory_limit_mb, s.pocl_threads, s.workdir / "pocl-cache"};
-  const std::vector<std::string> common = {"--lab", spec.lab, "--kernel", kernel.string(), "--shown-as", shown_as};
+  std::vector<std::string> common = {"--lab", spec.lab, "--kernel", kernel.string(), "--shown-as", shown_as};
+  for (const std::string& a : device_args(s.device)) common.push_back(a);
   const ChildRun built = run_child(s, {}, common, limits, s.workdir / "build");
   ++out.children;
   out.build = step_result(built, limits);
@@ -136,9 +137,10 @@ CaseRuns run_cases(const LabSpec& spec, const GradeSettings& s, const std::files
       }
       return stop ? now : phase_start + std::chrono::seconds(5);  // stopped, or all done: let it exit
     };
-    const std::vector<std::string> argv = {s.grader_exe.string(), "run-case", "--lab", spec.lab, "--kernel", kernel.string(),
-                                           "--shown-as", shown_as, "--cases", (dir / "cases.json").string(),
-                                           "--result-dir", dir.string()};
+    std::vector<std::string> argv = {s.grader_exe.string(), "run-case", "--lab", spec.lab, "--kernel", kernel.string(),
+                                     "--shown-as", shown_as, "--cases", (dir / "cases.json").string(),
+                                     "--result-dir", dir.string()};
+    for (const std::string& a : device_args(s.device)) argv.push_back(a);
     const ChildOutcome outcome = run_in_sandbox(argv, limits, dir, follow);
     follow();  // what it wrote after the last look
     if (!built) {  // the build itself did not finish

@@ -12,6 +12,7 @@
 #include "algorithm.hpp"
 #include "batch.hpp"
 #include "case_runs.hpp"
+#include "devices.hpp"
 #include "graded_kernels.hpp"
 #include "files.hpp"
 #include "kit/errors.hpp"
@@ -238,7 +239,11 @@ CaseResult judge_case(const LabSpec& spec, const LabReference& reference, const 
   const CaseSpec& c = spec.cases[i];
   CaseResult cr{c.name, c.visible, 0, c.points, "", "", "", seconds};
   const std::string status = got.value("status", "");
-  if (status == "ok") {
+  if (status == "not-run-here") {  // the device cannot run the case: not the student's fault, not counted
+    cr.status = "not-run";
+    cr.max_points = 0;
+    cr.message = "not run on this device: " + got.value("reason", "");
+  } else if (status == "ok") {
     const Comparison cmp = driver.compare(c.params, spec.tolerance, reference.reference(c.name), got.at("outputs"));
     cr.status = cmp.pass ? "passed" : "wrong";
     cr.message = cmp.message;
@@ -270,7 +275,7 @@ LabResult grade_screened(const LabSpec& spec, const LabReference& reference, con
   // `grader mutants`' screening: a mutant that lost a case's points is killed, whatever the rest would show.
   const auto judge = [&](std::size_t i, const json& got) {
     const CaseResult c = judge_case(spec, reference, driver, i, got, 0, source, shown_as);
-    if (c.status == "passed" || c.status == "error") return CaseVerdict::Passed;  // an error is retried anyway
+    if (c.status == "passed" || c.status == "error" || c.status == "not-run") return CaseVerdict::Passed;  // an error is retried anyway
     return s.stop_at_first_loss ? CaseVerdict::Stop : CaseVerdict::Lost;
   };
   const Clock::time_point cases_start = Clock::now();
@@ -291,6 +296,7 @@ LabResult grade_screened(const LabSpec& spec, const LabReference& reference, con
     return unbuilt("build-error", "building " + shown_as + " " + runs.build.value("reason", runs.build.value("message", "failed")));
 
   r.status = "graded";
+  r.device = runs.build.value("device", "");
   for (std::size_t pos = 0; pos < indices.size(); ++pos) {
     const CaseSpec& c = spec.cases[indices[pos]];
     if (runs.results[pos].is_null()) {
@@ -299,25 +305,23 @@ LabResult grade_screened(const LabSpec& spec, const LabReference& reference, con
     }
     r.cases.push_back(judge_case(spec, reference, driver, indices[pos], runs.results[pos], runs.seconds[pos], source, shown_as));
   }
-  if (s.stop_at_first_loss && std::any_of(r.cases.begin(), r.cases.end(), loses_points)) {
-    apply_points_policy(spec, r);
-    return r;
-  }
+  if (s.stop_at_first_loss && std::any_of(r.cases.begin(), r.cases.end(), loses_points)) return r;
   if (spec.speed && (spec.speed->visible || !s.visible_only)) {
     const Clock::time_point speed_start = Clock::now();
     const SpeedSpec& sp = *spec.speed;
     CaseResult cr{kSpeedCase, sp.visible, 0, sp.points, "", "", "", 0, "speed"};
     SandboxLimits limits{sp.time_limit_s, spec.memory_limit_mb, s.pocl_threads, s.workdir / "pocl-cache"};
-    const ChildRun run = run_child(s, {}, {"--lab", spec.lab, "--kernel", copy.string(), "--shown-as", shown_as, "--case",
-                                           sp.params.dump(), "--baseline", reference.baseline.string(), "--pairs",
-                                           std::to_string(sp.pairs)},
-                                   limits, s.workdir / "speed");
+    std::vector<std::string> args = {"--lab", spec.lab, "--kernel", copy.string(), "--shown-as", shown_as, "--case",
+                                     sp.params.dump(), "--baseline", reference.baseline.string(), "--pairs", std::to_string(sp.pairs)};
+    for (const std::string& a : device_args(s.device)) args.push_back(a);
+    const ChildRun run = run_child(s, {}, args, limits, s.workdir / "speed");
     cr.seconds = run.outcome.seconds;
     const json got = step_result(run, limits);
     if (got.value("status", "") == "ok") {
       const json& speed = got.at("outputs");
       const Comparison cmp = driver.compare(sp.params, spec.tolerance, reference.reference(kSpeedCase), speed.at("outputs"));
       const double ratio = speed.at("ratio").get<double>();
+      cr.ratio = ratio;
       char text[200];
       std::snprintf(text, sizeof text, "%.2f of the solution's speed (median of %d alternating runs; full points from %.2f)",
                     ratio, sp.pairs, sp.full_at);
@@ -342,14 +346,13 @@ LabResult grade_screened(const LabSpec& spec, const LabReference& reference, con
     r.cases.push_back(cr);
     phase("speed", since(speed_start));
   }
-  const bool with_safety = spec.safety && s.safety && (spec.safety->visible || !s.visible_only);
-  const bool with_algorithm = spec.algorithm && (spec.algorithm->visible || !s.visible_only);
+  const bool with_safety = s.oclgrind && spec.safety && s.safety && (spec.safety->visible || !s.visible_only);
+  const bool with_algorithm = s.oclgrind && spec.algorithm && (spec.algorithm->visible || !s.visible_only);
   if (with_safety || with_algorithm) {
     const Clock::time_point oclgrind_start = Clock::now();
     for (CaseResult& c : oclgrind_cases(spec, with_safety, with_algorithm, s, copy, shown_as, source)) r.cases.push_back(std::move(c));
     phase("oclgrind", since(oclgrind_start));
   }
-  apply_points_policy(spec, r);
   return r;
 }
 
@@ -403,7 +406,17 @@ LabResult grade_lab(const LabSpec& spec, const LabReference& reference, const st
     std::filesystem::create_directories(s.workdir / "kernel");
     const std::filesystem::path copy = s.workdir / "kernel" / spec.kernel_file;
     std::ofstream(copy, std::ios::binary) << source;
-    LabResult graded = grade_screened(spec, reference, s, r, copy, source, found->relative);
+    std::vector<LabResult> per_device;
+    const std::vector<kit::DeviceOptions> devices = s.devices.empty() ? std::vector<kit::DeviceOptions>{s.device} : s.devices;
+    for (std::size_t d = 0; d < devices.size(); ++d) {
+      GradeSettings on = s;
+      on.device = devices[d];
+      on.oclgrind = s.oclgrind && d == 0;
+      if (devices.size() > 1) on.workdir = s.workdir / ("device" + std::to_string(d));
+      per_device.push_back(grade_screened(spec, reference, on, r, copy, source, found->relative));
+    }
+    LabResult graded = combine_devices(per_device);
+    if (graded.status == "graded") apply_points_policy(spec, graded);
     if (s.graded) {
       if (needs_retry(graded)) s.graded->abandon(key);  // a grader error is not a result to share
       else s.graded->publish(key, graded);
@@ -413,6 +426,13 @@ LabResult grade_lab(const LabSpec& spec, const LabReference& reference, const st
     if (s.graded) s.graded->abandon(key);
     throw;
   }
+}
+
+std::vector<std::string> device_args(const kit::DeviceOptions& device) {
+  std::vector<std::string> args;
+  if (!device.platform.empty()) args.insert(args.end(), {"--platform", device.platform});
+  if (!device.device.empty()) args.insert(args.end(), {"--device", device.device});
+  return args;
 }
 
 void apply_points_policy(const LabSpec& spec, LabResult& r) {

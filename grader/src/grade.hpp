@@ -4,7 +4,9 @@
 #include <filesystem>
 #include <map>
 #include <string>
+#include <vector>
 
+#include "kit/device.hpp"
 #include "references.hpp"
 #include "results.hpp"
 #include "spec.hpp"
@@ -23,7 +25,15 @@ struct GradeSettings {
   bool child_per_case = false;       // the earlier way (a child for the build and for every case), for `grader bench`
   GradedKernels* graded = nullptr;  // a batch's results by kernel: grade each kernel once
   std::map<std::string, double>* phases = nullptr;  // when set: seconds spent per phase are added here
+  // --devices: the kernel is graded on each in turn and must be right on all (empty: PoCL's CPU
+  // device, or `device`); the Oclgrind checks run once, with the first.
+  std::vector<kit::DeviceOptions> devices{};
+  kit::DeviceOptions device{};       // where this grading's cases and speed case run (Oclgrind is its own device)
+  bool oclgrind = true;              // run the Oclgrind checks (false: another device already did)
 };
+
+// The `run-case` arguments that pick `device` (none for the default).
+std::vector<std::string> device_args(const kit::DeviceOptions& device);
 
 // A result with every case (and safety check) "not-run" and 0 points: for a submission whose
 // kernel is missing, rejected or not built.

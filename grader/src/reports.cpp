@@ -101,6 +101,7 @@ std::string check_report(const LabResult& r) {
   std::ostringstream out;
   out << r.lab << (r.kernel.empty() ? "" : " (" + r.kernel + ")") << "\n";
   for (const std::string& note : r.notes) out << "  note: " << note << "\n";
+  if (!r.device.empty()) out << "  on " << r.device << "\n";
   if (r.status != "graded") {
     out << "  " << r.status << ":\n";
     std::istringstream lines(r.message);
@@ -108,9 +109,11 @@ std::string check_report(const LabResult& r) {
   }
   for (const CaseResult& c : r.cases) {
     char head[200];
-    std::snprintf(head, sizeof head, "  %-4s %-52s %s/%s", c.status == "passed" ? "PASS" : "FAIL", c.name.c_str(),
+    const bool not_here = c.status == "not-run" && c.max_points == 0;
+    std::snprintf(head, sizeof head, "  %-4s %-52s %s/%s", c.status == "passed" ? "PASS" : not_here ? "SKIP" : "FAIL", c.name.c_str(),
                   format_points(c.points).c_str(), format_points(c.max_points).c_str());
     out << head << "\n";
+    if (not_here) out << "       " << c.message << "\n";
     if ((c.status != "passed" || c.points < c.max_points) && c.status != "not-run") {
       out << "       " << c.status << ": " << c.message << "\n";
       if (!c.hint.empty()) out << "       hint: " << c.hint << "\n";

@@ -21,9 +21,11 @@ double LabResult::max_points() const {
 }
 
 json to_json(const CaseResult& c) {
-  return {{"name", c.name},     {"visible", c.visible}, {"points", c.points},   {"max_points", c.max_points},
-          {"status", c.status}, {"message", c.message}, {"hint", c.hint},       {"seconds", c.seconds},
-          {"kind", c.kind}};
+  json j = {{"name", c.name},     {"visible", c.visible}, {"points", c.points},   {"max_points", c.max_points},
+            {"status", c.status}, {"message", c.message}, {"hint", c.hint},       {"seconds", c.seconds},
+            {"kind", c.kind}};
+  if (c.ratio >= 0) j["ratio"] = c.ratio;
+  return j;
 }
 
 json to_json(const LabResult& r) {
@@ -31,7 +33,7 @@ json to_json(const LabResult& r) {
   for (const CaseResult& c : r.cases) cases.push_back(to_json(c));
   return {{"student", r.student}, {"lab", r.lab},         {"kernel", r.kernel},         {"status", r.status},
           {"message", r.message}, {"notes", r.notes},     {"points", r.points()},       {"max_points", r.max_points()},
-          {"cases", cases}};
+          {"cases", cases}, {"device", r.device}};
 }
 
 LabResult lab_result_from_json(const json& j) {
@@ -42,11 +44,12 @@ LabResult lab_result_from_json(const json& j) {
   r.status = j.at("status").get<std::string>();
   r.message = j.at("message").get<std::string>();
   r.notes = j.at("notes").get<std::vector<std::string>>();
+  r.device = j.value("device", "");
   for (const json& c : j.at("cases"))
     r.cases.push_back({c.at("name").get<std::string>(), c.at("visible").get<bool>(), c.at("points").get<double>(),
                        c.at("max_points").get<double>(), c.at("status").get<std::string>(),
                        c.at("message").get<std::string>(), c.at("hint").get<std::string>(), c.at("seconds").get<double>(),
-                       c.value("kind", "case")});
+                       c.value("kind", "case"), c.value("ratio", -1.0)});
   return r;
 }
 

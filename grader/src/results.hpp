@@ -19,6 +19,7 @@ struct CaseResult {
   double seconds = 0;
   // case (correctness) | speed | safety | algorithm: the spec's points policy scales all but "case"
   std::string kind = "case";
+  double ratio = -1;  // the speed case: the kernel's speed / the solution's on the graded device (-1: none)
 };
 
 struct LabResult {
@@ -29,6 +30,7 @@ struct LabResult {
   std::string message;  // for missing / rejected / build-error: the reason, e.g. the build log
   std::vector<std::string> notes;  // e.g. other files of the same name that were ignored
   std::vector<CaseResult> cases;
+  std::string device;  // the OpenCL device the cases ran on, as the child named it (empty: not built)
 
   double points() const;
   double max_points() const;
