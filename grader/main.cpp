@@ -11,6 +11,8 @@
 #include "case_child.hpp"
 #include "class_bench.hpp"
 #include "devices.hpp"
+#include "journal.hpp"
+#include "leaderboard.hpp"
 #include "files.hpp"
 #include "grade.hpp"
 #include "kit/cli.hpp"
@@ -108,6 +110,10 @@ int main(int argc, char** argv) {
     grade->add_option("--students", grade_students, "Grade only these students, e.g. ann,ben (default: all)")->delimiter(',');
     grade->add_option("--labs", grade_labs, "Labs to grade, e.g. 03,04 (default: all)");
     add_device_flags(grade, grade_devices);
+    bool no_oclgrind = false;
+    grade->add_flag("--no-oclgrind", no_oclgrind,
+                    "Leave out every check that runs under Oclgrind (memory safety and algorithm): they do not depend on "
+                    "the device, so a machine without Oclgrind (a GPU node) can grade the rest");
     bool no_races = false;
     grade->add_flag("--no-races", no_races, "Skip the memory-safety checks under Oclgrind");
 
@@ -134,6 +140,12 @@ int main(int argc, char** argv) {
     mutants->add_option("--jobs", mutant_jobs, "Mutants graded at once")->capture_default_str()->check(CLI::PositiveNumber);
     mutants->add_option("--max-per-lab", max_per_lab, "At most this many mutants per lab, evenly spread (default: all)");
     mutants->add_flag("--no-races", mutants_no_races, "Skip the memory-safety checks under Oclgrind (the algorithm checks still run)");
+
+    auto* board = app.add_subcommand("leaderboard", "Print a graded class's speed leaderboard, under aliases");
+    std::filesystem::path board_out;
+    bool board_names = false;
+    board->add_option("out", board_out, "The output folder of `grader grade`")->required();
+    board->add_flag("--names", board_names, "Show the students' names instead of their aliases (for the instructor)");
 
     auto* bench = app.add_subcommand("bench", "Measure how fast a class is graded, against the earlier way, in one run");
     grader::ClassBenchOptions bench_o;
@@ -181,6 +193,7 @@ int main(int argc, char** argv) {
                              pocl_threads, !no_races};
       o.only_students = grade_students;
       o.devices = grade_devices.checked();
+      o.oclgrind = !no_oclgrind;
       grader::grade_class(o, std::cout);
       std::cout << "\nGradebook (" << (out / "gradebook.csv").string() << "):\n" << grader::read_file(out / "gradebook.csv");
       return 0;
@@ -191,6 +204,13 @@ int main(int argc, char** argv) {
                                grader::load_specs(specs_dir, split_labs(mutant_labs)), mutant_jobs, pocl_threads,
                                !mutants_no_races, max_per_lab};
       grader::run_mutants(o, std::cout);
+      return 0;
+    }
+
+    if (*board) {
+      if (!std::filesystem::exists(board_out / "journal.jsonl"))
+        throw kit::Error(board_out.string() + " holds no journal.jsonl: give the output folder of `grader grade`");
+      std::cout << grader::leaderboard_table(grader::leaderboard_entries(grader::Journal(board_out / "journal.jsonl").load()), board_names);
       return 0;
     }
 

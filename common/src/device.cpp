@@ -190,15 +190,18 @@ void check_local_size(const cl::Device& device, const cl::Kernel& kernel, std::s
                       std::size_t local_bytes) {
   const std::size_t device_max = device.getInfo<CL_DEVICE_MAX_WORK_GROUP_SIZE>();
   if (local > device_max)
-    throw Error("local size " + std::to_string(local) + " is above this device's maximum work-group size " +
+    throw DeviceLimit("local size " + std::to_string(local) + " is above this device's maximum work-group size " +
                 std::to_string(device_max) + " (" + trim(device.getInfo<CL_DEVICE_NAME>()) + ")");
   const std::size_t kernel_max = kernel.getWorkGroupInfo<CL_KERNEL_WORK_GROUP_SIZE>(device);
   if (local > kernel_max)
-    throw Error("local size " + std::to_string(local) + " is above this kernel's maximum work-group size " +
+    throw DeviceLimit("local size " + std::to_string(local) + " is above this kernel's maximum work-group size " +
                 std::to_string(kernel_max) + " (CL_KERNEL_WORK_GROUP_SIZE on " +
                 trim(device.getInfo<CL_DEVICE_NAME>()) + ")");
   const cl_ulong local_mem = device.getInfo<CL_DEVICE_LOCAL_MEM_SIZE>();
   const cl_ulong kernel_local = kernel.getWorkGroupInfo<CL_KERNEL_LOCAL_MEM_SIZE>(device);
+  if (local_bytes > local_mem)  // the lab's own need, before the kernel's arrays: the device's limit
+    throw DeviceLimit("local size " + std::to_string(local) + " needs " + std::to_string(local_bytes) +
+                      " bytes of local memory, above this device's " + std::to_string(local_mem) + " bytes");
   if (local_bytes + kernel_local > local_mem)
     throw Error("local size " + std::to_string(local) + " needs " + std::to_string(local_bytes + kernel_local) +
                 " bytes of local memory, above this device's " + std::to_string(local_mem) + " bytes");

@@ -176,7 +176,7 @@ cl::Kernel make_kernel(const cl::Program& program, const KernelSignature& signat
   const cl_uint count = kernel.getInfo<CL_KERNEL_NUM_ARGS>();
   if (count != signature.params.size())
     throw Error(file + ": kernel '" + signature.name + "' takes " + std::to_string(count) +
-                " parameters, not " + std::to_string(signature.params.size()) + "." + expected);
+                (count == 1 ? " parameter" : " parameters") + ", not " + std::to_string(signature.params.size()) + "." + expected);
   for (cl_uint i = 0; i < count; ++i) {
     const ParamShape want = param_shape(signature.params[i]);
     std::string space, type, name;

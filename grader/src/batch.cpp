@@ -131,6 +131,7 @@ std::size_t grade_class(const BatchOptions& options, std::ostream& progress) {
         GradeSettings settings{exe, work / s.name / spec.lab, o.pocl_threads, false, o.safety, o.stop_at_first_loss};
         settings.child_per_case = o.child_per_case;
         settings.devices = o.devices;
+        settings.oclgrind = o.oclgrind;
         if (!o.child_per_case) settings.graded = &graded_kernels;
         std::map<std::string, double> phases;
         if (o.stats) settings.phases = &phases;

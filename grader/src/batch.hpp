@@ -41,6 +41,7 @@ struct BatchOptions {
   bool child_per_case = false;      // the earlier way: a child per case, every kernel graded (for `grader bench`)
   struct BatchStats* stats = nullptr;  // when set: where the time went
   std::vector<kit::DeviceOptions> devices{};  // GradeSettings::devices
+  bool oclgrind = true;  // false: no Oclgrind run at all (the safety and algorithm checks are left out)
 };
 
 // Where a batch's time went: seconds per phase summed over the kernels graded (screening, build,

@@ -19,6 +19,8 @@ json guarded(const char* failed_status, Step&& step) {
     return step();
   } catch (const kit::BuildError& e) {
     return {{"status", "build_error"}, {"log", e.log}};
+  } catch (const kit::DeviceLimit& e) {
+    return {{"status", "not-run-here"}, {"reason", e.what()}};
   } catch (const kit::Error& e) {
     return {{"status", failed_status}, {"message", e.what()}};
   } catch (const cl::Error& e) {

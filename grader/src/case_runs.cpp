@@ -35,6 +35,7 @@ CaseRuns one_child_each(const LabSpec& spec, const GradeSettings& s, const std::
   out.results.assign(indices.size(), json());
   out.seconds.assign(indices.size(), 0);
   SandboxLimits limits{spec.build_time_limit_s, spec.memory_limit_mb, s.pocl_threads, s.workdir / "pocl-cache"};
+  limits.limit_address_space = s.cpu_device;
   std::vector<std::string> common = {"--lab", spec.lab, "--kernel", kernel.string(), "--shown-as", shown_as};
   for (const std::string& a : device_args(s.device)) common.push_back(a);
   const ChildRun built = run_child(s, {}, common, limits, s.workdir / "build");
@@ -107,6 +108,7 @@ CaseRuns run_cases(const LabSpec& spec, const GradeSettings& s, const std::files
     write_file_atomically(dir / "cases.json", list.dump());
     SandboxLimits limits{spec.build_time_limit_s, spec.memory_limit_mb, s.pocl_threads, s.workdir / "pocl-cache"};
     limits.case_threads = own_threads(mine[0]) ? own_threads(mine[0]) : s.pocl_threads;
+    limits.limit_address_space = s.cpu_device;
     for (std::size_t p : mine) limits.seconds += limit_of(p);  // the CPU-time backstop covers them all
 
     // Follows the child through its build and its cases from the files it writes: each phase's

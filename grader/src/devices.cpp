@@ -52,7 +52,7 @@ CaseResult combine_case(const std::vector<const CaseResult*>& on, const std::vec
   std::string message, right, wrong, hint;
   for (std::size_t d = 0; d < on.size(); ++d) {
     const CaseResult& x = *on[d];
-    message += (message.empty() ? "" : "\n") + std::string("on ") + names[d] + ": " + x.status + (x.message.empty() ? "" : ", " + x.message);
+    message += (message.empty() ? "" : "; ") + std::string("on ") + names[d] + ": " + x.status + (x.message.empty() ? "" : ", " + x.message);
     if (!ran(x)) continue;
     if (x.status == "passed") right += (right.empty() ? "" : " and ") + names[d];
     else {

@@ -6,6 +6,7 @@
 #include <cstdlib>
 #include <fstream>
 #include <map>
+#include <mutex>
 #include <regex>
 #include <sstream>
 
@@ -290,6 +291,8 @@ LabResult grade_screened(const LabSpec& spec, const LabReference& reference, con
     u.notes = r.notes;
     return u;
   };
+  if (build_status == "error")  // the child could not open the device: the grader's trouble, retried next run
+    return unbuilt("error", "the grader could not run " + shown_as + " on its device: " + runs.build.value("message", ""));
   if (build_status == "build_error") return unbuilt("build-error", runs.build.value("log", ""));
   if (build_status == "rejected") return unbuilt("rejected", runs.build.value("message", ""));
   if (build_status != "built")
@@ -311,6 +314,7 @@ LabResult grade_screened(const LabSpec& spec, const LabReference& reference, con
     const SpeedSpec& sp = *spec.speed;
     CaseResult cr{kSpeedCase, sp.visible, 0, sp.points, "", "", "", 0, "speed"};
     SandboxLimits limits{sp.time_limit_s, spec.memory_limit_mb, s.pocl_threads, s.workdir / "pocl-cache"};
+    limits.limit_address_space = s.cpu_device;
     std::vector<std::string> args = {"--lab", spec.lab, "--kernel", copy.string(), "--shown-as", shown_as, "--case",
                                      sp.params.dump(), "--baseline", reference.baseline.string(), "--pairs", std::to_string(sp.pairs)};
     for (const std::string& a : device_args(s.device)) args.push_back(a);
@@ -412,6 +416,7 @@ LabResult grade_lab(const LabSpec& spec, const LabReference& reference, const st
       GradeSettings on = s;
       on.device = devices[d];
       on.oclgrind = s.oclgrind && d == 0;
+      on.cpu_device = is_cpu_device(devices[d]);
       if (devices.size() > 1) on.workdir = s.workdir / ("device" + std::to_string(d));
       per_device.push_back(grade_screened(spec, reference, on, r, copy, source, found->relative));
     }
@@ -426,6 +431,19 @@ LabResult grade_lab(const LabSpec& spec, const LabReference& reference, const st
     if (s.graded) s.graded->abandon(key);
     throw;
   }
+}
+
+bool is_cpu_device(const kit::DeviceOptions& d) {
+  static std::mutex lock;
+  static std::map<std::pair<std::string, std::string>, bool> known;
+  std::lock_guard<std::mutex> hold(lock);
+  const auto key = std::make_pair(d.platform, d.device);
+  if (!known.count(key)) {
+    const std::vector<kit::PlatformNames> machine = kit::describe_machine();
+    const kit::Choice c = kit::choose_device(machine, d);
+    known[key] = machine[c.platform].is_cpu[c.device];
+  }
+  return known[key];
 }
 
 std::vector<std::string> device_args(const kit::DeviceOptions& device) {

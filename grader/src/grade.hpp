@@ -30,7 +30,11 @@ struct GradeSettings {
   std::vector<kit::DeviceOptions> devices{};
   kit::DeviceOptions device{};       // where this grading's cases and speed case run (Oclgrind is its own device)
   bool oclgrind = true;              // run the Oclgrind checks (false: another device already did)
+  bool cpu_device = true;            // `device` is a CPU device (set by grade_lab)
 };
+
+// Whether the device `d` picks here is a CPU device (asked once per choice, then remembered).
+bool is_cpu_device(const kit::DeviceOptions& d);
 
 // The `run-case` arguments that pick `device` (none for the default).
 std::vector<std::string> device_args(const kit::DeviceOptions& device);

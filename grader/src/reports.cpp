@@ -3,6 +3,8 @@
 #include <cstdio>
 #include <sstream>
 
+#include "leaderboard.hpp"
+
 namespace grader {
 namespace {
 
@@ -140,7 +142,9 @@ json gradescope_results(const std::vector<LabResult>& results) {
                                                                                     : c.status + ": " + case_explanation(c)},
                        {"visibility", c.visible ? "visible" : "after_published"}});
   }
-  return {{"score", score}, {"output", output}, {"visibility", "visible"}, {"stdout_visibility", "hidden"}, {"tests", tests}};
+  json all = {{"score", score}, {"output", output}, {"visibility", "visible"}, {"stdout_visibility", "hidden"}, {"tests", tests}};
+  if (const json board = gradescope_leaderboard(results); !board.empty()) all["leaderboard"] = board;
+  return all;
 }
 
 }  // namespace grader

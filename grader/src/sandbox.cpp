@@ -94,7 +94,7 @@ ChildOutcome run_in_sandbox(const std::vector<std::string>& argv, const SandboxL
     const rlim_t bytes = rlim_t(limits.memory_mb) << 20;
     const rlim_t cpu = rlim_t(limits.seconds * threads.count) + 10;  // a backstop to the wall clock
     const struct rlimit memory{bytes, bytes}, no_core{0, 0}, cpu_time{cpu, cpu};
-    setrlimit(RLIMIT_AS, &memory);
+    if (limits.limit_address_space) setrlimit(RLIMIT_AS, &memory);
     setrlimit(RLIMIT_CORE, &no_core);
     setrlimit(RLIMIT_CPU, &cpu_time);
     const struct rlimit file_size{rlim_t(256) << 20, rlim_t(256) << 20};  // no file a child writes grows past 256 MiB

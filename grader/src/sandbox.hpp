@@ -19,6 +19,10 @@ struct SandboxLimits {
   std::size_t output_bytes = 64 * 1024;  // output kept: its head and its tail, half each
   std::vector<std::pair<std::string, std::string>> environment{};  // set in the child besides the above
   int case_threads = 0;  // > 0: the PoCL threads of the cases this step runs (instead of reading --case)
+  // The memory limit as an address-space limit. A GPU driver reserves far more address space than
+  // it uses (NVIDIA's OpenCL platform does not even appear under a 1 GiB limit), so a step on a
+  // GPU runs without it; its time limit still holds.
+  bool limit_address_space = true;
 };
 
 struct ChildOutcome {

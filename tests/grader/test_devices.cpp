@@ -63,7 +63,7 @@ TEST_CASE("--devices: each case earns the least it earned on a device, and disag
   REQUIRE(both.cases.size() == 3);
   CHECK(both.cases[0].points == 0);
   CHECK(both.cases[0].status == "wrong");
-  CHECK(both.cases[0].message == "on pthread-haswell: passed\non NVIDIA H200: wrong, group 3's sum is 12, not 16");
+  CHECK(both.cases[0].message == "on pthread-haswell: passed; on NVIDIA H200: wrong, group 3's sum is 12, not 16");
   CHECK(both.cases[0].hint.rfind("right on pthread-haswell, wrong on NVIDIA H200: ", 0) == 0);
   CHECK(both.cases[1].status == "passed");
   CHECK(both.cases[1].message.empty());

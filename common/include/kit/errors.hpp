@@ -14,6 +14,12 @@ struct Error : std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
+// A case this device cannot run at all, whatever the kernel (a work-group larger than it allows):
+// the grader reports it as "not run on this device", not as the student's mistake.
+struct DeviceLimit : Error {
+  using Error::Error;
+};
+
 // "CL_INVALID_WORK_GROUP_SIZE (-54)" for a status code.
 std::string cl_status_name(cl_int status);
 
