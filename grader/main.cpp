@@ -13,6 +13,7 @@
 #include "devices.hpp"
 #include "journal.hpp"
 #include "leaderboard.hpp"
+#include "slurm.hpp"
 #include "files.hpp"
 #include "grade.hpp"
 #include "kit/cli.hpp"
@@ -108,6 +109,8 @@ int main(int argc, char** argv) {
     grade->add_option("--out", out, "Output folder (rerun with the same folder to resume)")->required();
     grade->add_option("--jobs", jobs, "Kernels graded at once (default: this machine's cores)")->capture_default_str()->check(CLI::PositiveNumber);
     grade->add_option("--students", grade_students, "Grade only these students, e.g. ann,ben (default: all)")->delimiter(',');
+    std::filesystem::path students_file;
+    grade->add_option("--students-file", students_file, "Grade only the students named in this file, one per line");
     grade->add_option("--labs", grade_labs, "Labs to grade, e.g. 03,04 (default: all)");
     add_device_flags(grade, grade_devices);
     bool no_oclgrind = false;
@@ -140,6 +143,35 @@ int main(int argc, char** argv) {
     mutants->add_option("--jobs", mutant_jobs, "Mutants graded at once")->capture_default_str()->check(CLI::PositiveNumber);
     mutants->add_option("--max-per-lab", max_per_lab, "At most this many mutants per lab, evenly spread (default: all)");
     mutants->add_flag("--no-races", mutants_no_races, "Skip the memory-safety checks under Oclgrind (the algorithm checks still run)");
+
+    auto* slurm = app.add_subcommand("slurm", "Grade a class as a Slurm job array (again: only what is missing)");
+    grader::SlurmOptions slurm_o;
+    std::filesystem::path slurm_submissions, slurm_out;
+    std::vector<std::string> slurm_labs;
+    bool slurm_no_races = false, slurm_no_oclgrind = false;
+    DeviceFlags slurm_devices;
+    slurm->add_option("--submissions", slurm_submissions, "Folder with one folder or archive per student (shared filesystem)")->required();
+    slurm->add_option("--out", slurm_out, "Output folder on a shared filesystem (again with the same folder: only what is missing)")->required();
+    slurm->add_option("--labs", slurm_labs, "Labs to grade, e.g. 03,04 (default: all)");
+    slurm->add_flag("--no-races", slurm_no_races, "Skip the memory-safety checks under Oclgrind");
+    slurm->add_flag("--no-oclgrind", slurm_no_oclgrind, "Leave out every check that runs under Oclgrind (nodes without it)");
+    add_device_flags(slurm, slurm_devices);
+    slurm->add_option("--chunk-size", slurm_o.chunk_size, "Students per array task")->capture_default_str()->check(CLI::PositiveNumber);
+    slurm->add_option("--cpus-per-task", slurm_o.cpus_per_task, "CPUs of each task (its --jobs)")->capture_default_str()->check(CLI::PositiveNumber);
+    slurm->add_option("--partition", slurm_o.partition, "Slurm partition (e.g. gpu)");
+    slurm->add_option("--account", slurm_o.account, "Slurm account to charge");
+    slurm->add_option("--gres", slurm_o.gres, "Generic resources per task, e.g. gpu:1 when grading with -p nvidia");
+    slurm->add_option("--setup", slurm_o.setup, "A shell line each job runs first, e.g. 'module load pocl' (repeatable)");
+    slurm->add_option("--sbatch-arg", slurm_o.sbatch_args, "One more argument for sbatch, e.g. --qos=short (repeatable)");
+    slurm->add_flag("--hold", slurm_o.hold, "Submit the array held (scontrol release JOB starts it)");
+    slurm->add_flag("--dry-run", slurm_o.dry_run, "Write the scripts and print the sbatch commands, submit nothing");
+
+    auto* merge = app.add_subcommand("merge", "Merge a Slurm run's task journals and write the class's gradebook and reports");
+    std::filesystem::path merge_submissions, merge_out;
+    std::vector<std::string> merge_labs;
+    merge->add_option("--submissions", merge_submissions, "The submissions folder graded")->required();
+    merge->add_option("--out", merge_out, "The output folder of `grader slurm`")->required();
+    merge->add_option("--labs", merge_labs, "Labs graded (default: all)");
 
     auto* board = app.add_subcommand("leaderboard", "Print a graded class's speed leaderboard, under aliases");
     std::filesystem::path board_out;
@@ -192,6 +224,12 @@ int main(int argc, char** argv) {
       grader::BatchOptions o{submissions, out, reference_dir, grader::load_specs(specs_dir, split_labs(grade_labs)), jobs,
                              pocl_threads, !no_races};
       o.only_students = grade_students;
+      if (!students_file.empty()) {
+        std::istringstream lines(grader::read_file(students_file));
+        for (std::string line; std::getline(lines, line);)
+          if (!line.empty()) o.only_students.push_back(line);
+        if (o.only_students.empty()) throw kit::Error(students_file.string() + " names no student");
+      }
       o.devices = grade_devices.checked();
       o.oclgrind = !no_oclgrind;
       grader::grade_class(o, std::cout);
@@ -204,6 +242,34 @@ int main(int argc, char** argv) {
                                grader::load_specs(specs_dir, split_labs(mutant_labs)), mutant_jobs, pocl_threads,
                                !mutants_no_races, max_per_lab};
       grader::run_mutants(o, std::cout);
+      return 0;
+    }
+
+    if (*slurm) {
+      slurm_o.batch.submissions = slurm_submissions;
+      slurm_o.batch.out = slurm_out;
+      slurm_o.batch.specs = grader::load_specs(specs_dir, split_labs(slurm_labs));
+      slurm_o.batch.oclgrind = !slurm_no_oclgrind;
+      slurm_o.grader_exe = std::filesystem::read_symlink("/proc/self/exe");
+      slurm_devices.chosen();  // the form of --devices; whether they exist is the compute nodes' business
+      if (!slurm_labs.empty()) {
+        std::string labs;
+        for (const std::string& l : split_labs(slurm_labs)) labs += (labs.empty() ? "" : ",") + l;
+        slurm_o.grade_args = {"--labs", labs};
+        slurm_o.merge_args = {"--labs", labs};
+      }
+      if (slurm_no_races) slurm_o.grade_args.push_back("--no-races");
+      if (slurm_no_oclgrind) slurm_o.grade_args.push_back("--no-oclgrind");
+      if (!slurm_devices.list.empty()) slurm_o.grade_args.insert(slurm_o.grade_args.end(), {"--devices", slurm_devices.list});
+      if (!slurm_devices.one.platform.empty()) slurm_o.grade_args.insert(slurm_o.grade_args.end(), {"-p", slurm_devices.one.platform});
+      if (!slurm_devices.one.device.empty()) slurm_o.grade_args.insert(slurm_o.grade_args.end(), {"-d", slurm_devices.one.device});
+      grader::submit_to_slurm(slurm_o, std::cout);
+      return 0;
+    }
+
+    if (*merge) {
+      grader::BatchOptions o{merge_submissions, merge_out, reference_dir, grader::load_specs(specs_dir, split_labs(merge_labs))};
+      grader::merge_slurm_journals(o, std::cout);
       return 0;
     }
 

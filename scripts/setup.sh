@@ -6,7 +6,8 @@ set -euo pipefail
 core=(cmake g++ make pkg-config
       pocl-opencl-icd ocl-icd-opencl-dev opencl-clhpp-headers clinfo
       doctest-dev libcli11-dev nlohmann-json3-dev libarchive-dev libssl-dev zip
-      oclgrind liboclgrind-dev python3-matplotlib)
+      oclgrind liboclgrind-dev python3-matplotlib
+      slurm-wlm munge)
 slides=(latexmk texlive-latex-base texlive-latex-recommended texlive-latex-extra
         texlive-fonts-recommended poppler-utils)
 
