@@ -10,6 +10,7 @@
 #include "batch.hpp"
 #include "case_child.hpp"
 #include "class_bench.hpp"
+#include "classroom.hpp"
 #include "devices.hpp"
 #include "journal.hpp"
 #include "leaderboard.hpp"
@@ -96,6 +97,9 @@ int main(int argc, char** argv) {
     check->add_option("labs", check_labs, "Labs to check, by number or name (default: all)");
     check->add_option("--dir", labs_dir, "Folder holding the lab folders")->capture_default_str();
     bool check_races = false;
+    bool check_classroom = false;
+    check->add_flag("--classroom", check_classroom,
+                    "Also hand the result to GitHub Classroom's autograding reporter ($GITHUB_OUTPUT: result=<base64 JSON>)");
     DeviceFlags check_devices, grade_devices, gs_devices;
     add_device_flags(check, check_devices);
     check->add_flag("--races", check_races, "Also run the memory-safety checks under Oclgrind (races, barriers, bounds)");
@@ -109,7 +113,8 @@ int main(int argc, char** argv) {
     grade->add_option("--out", out, "Output folder (rerun with the same folder to resume)")->required();
     grade->add_option("--jobs", jobs, "Kernels graded at once (default: this machine's cores)")->capture_default_str()->check(CLI::PositiveNumber);
     grade->add_option("--students", grade_students, "Grade only these students, e.g. ann,ben (default: all)")->delimiter(',');
-    std::filesystem::path students_file;
+    std::filesystem::path students_file, roster_file;
+    grade->add_option("--roster", roster_file, "Course roster CSV (submission, name, student id, email): also writes OUT/lms-import.csv");
     grade->add_option("--students-file", students_file, "Grade only the students named in this file, one per line");
     grade->add_option("--labs", grade_labs, "Labs to grade, e.g. 03,04 (default: all)");
     add_device_flags(grade, grade_devices);
@@ -126,6 +131,9 @@ int main(int argc, char** argv) {
     gradescope->add_option("--submission", gs_submission, "The submission folder")->capture_default_str();
     gradescope->add_option("--results", gs_results, "Where results.json goes")->capture_default_str();
     gradescope->add_option("--labs", gs_labs, "Labs to grade (default: all)");
+    std::filesystem::path gs_metadata = "/autograder/submission_metadata.json";
+    gradescope->add_option("--metadata", gs_metadata, "Gradescope's submission metadata (earlier scores; ignored when absent)")
+        ->capture_default_str();
     add_device_flags(gradescope, gs_devices);
 
     auto* reference = app.add_subcommand("reference", "Run solutions/ on PoCL and store the reference outputs");
@@ -232,6 +240,7 @@ int main(int argc, char** argv) {
       }
       o.devices = grade_devices.checked();
       o.oclgrind = !no_oclgrind;
+      o.roster = roster_file;
       grader::grade_class(o, std::cout);
       std::cout << "\nGradebook (" << (out / "gradebook.csv").string() << "):\n" << grader::read_file(out / "gradebook.csv");
       return 0;
@@ -302,7 +311,15 @@ int main(int argc, char** argv) {
         results.push_back(grader::grade_lab(spec, grader::load_reference(reference_dir, spec), gs_submission, "submission", settings));
         std::cout << grader::check_report(results.back());
       }
-      grader::write_file_atomically(gs_results, grader::dump_json(grader::gradescope_results(results), 2) + "\n");
+      grader::json metadata;
+      if (std::filesystem::exists(gs_metadata)) {
+        try {
+          metadata = grader::json::parse(grader::read_file(gs_metadata));
+        } catch (const grader::json::parse_error& e) {
+          std::cout << "note: " << gs_metadata.string() << " is not JSON (" << e.what() << "); earlier scores not shown\n";
+        }
+      }
+      grader::write_file_atomically(gs_results, grader::dump_json(grader::gradescope_results(results, metadata), 2) + "\n");
       std::cout << "Results written to " << gs_results.string() << "\n";
       return 0;
     }
@@ -313,11 +330,13 @@ int main(int argc, char** argv) {
     const std::filesystem::path& work = scratch.path;
     bool all_pass = true;
     double points = 0, max = 0;
+    std::vector<grader::LabResult> checked;
     for (const auto& spec : specs) {
       grader::GradeSettings settings{exe, work / spec.lab, pocl_threads, true, check_races};
       settings.devices = check_devices.checked();
       const auto result = grader::grade_lab(spec, grader::load_reference(reference_dir, spec), labs_dir / spec.lab, "you", settings);
       std::cout << grader::check_report(result) << "\n";
+      checked.push_back(result);
       points += result.points();
       max += result.max_points();
       all_pass = all_pass && result.points() == result.max_points();
@@ -326,6 +345,7 @@ int main(int argc, char** argv) {
               << grader::format_points(points) << " / " << grader::format_points(max)
               << " points. Hidden cases are run when your submission is graded"
               << (check_races ? ".\n" : "; so are the memory-safety checks (try: grader check --races).\n");
+    if (check_classroom) std::cout << grader::write_classroom_output(grader::classroom_result(checked));
     return all_pass ? 0 : 1;
   });
 }

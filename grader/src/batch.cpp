@@ -12,6 +12,7 @@
 #include "grade.hpp"
 #include "graded_kernels.hpp"
 #include "journal.hpp"
+#include "roster.hpp"
 #include "kit/errors.hpp"
 #include "reports.hpp"
 
@@ -75,6 +76,7 @@ std::size_t grade_class(const BatchOptions& options, std::ostream& progress) {
     if (!unknown.empty()) throw kit::Error("no submission in " + o.submissions.string() + " for: " + unknown);
     students = chosen;
   }
+  const std::vector<RosterEntry> roster = o.roster.empty() ? std::vector<RosterEntry>{} : load_roster(o.roster);  // before any grading
   std::filesystem::create_directories(o.out);
   const std::filesystem::path work = o.out / ".work";
   std::vector<LabReference> references;
@@ -169,6 +171,12 @@ std::size_t grade_class(const BatchOptions& options, std::ostream& progress) {
   std::vector<std::string> names;
   for (const Student& s : students) names.push_back(s.name);
   write_class_outputs(o.out, names, o.specs, results);
+  if (!roster.empty()) {
+    std::vector<std::string> everyone;  // the whole submissions folder, also when grading part of it
+    for (const Student& s : list_students(o.submissions, skipped)) everyone.push_back(s.name);
+    progress << write_lms_import(o.out, roster, everyone, o.specs, results) << "LMS import (Canvas layout): "
+             << (o.out / "lms-import.csv").string() << "\n";
+  }
   std::filesystem::remove_all(work);
   return graded_now;
 }

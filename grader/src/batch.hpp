@@ -42,6 +42,7 @@ struct BatchOptions {
   struct BatchStats* stats = nullptr;  // when set: where the time went
   std::vector<kit::DeviceOptions> devices{};  // GradeSettings::devices
   bool oclgrind = true;  // false: no Oclgrind run at all (the safety and algorithm checks are left out)
+  std::filesystem::path roster{};  // a course roster: OUT/lms-import.csv and OUT/roster-check.txt too (roster.hpp)
 };
 
 // Where a batch's time went: seconds per phase summed over the kernels graded (screening, build,

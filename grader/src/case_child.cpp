@@ -118,7 +118,8 @@ int run_case_child(const ChildTask& t) {
     return 0;
   }
   if (many) {
-    const json built = build(*driver, *rt, t);
+    json built = build(*driver, *rt, t);
+    built["device"] = rt->summary();  // named in the report, built or not
     write_file_atomically(first, dump_json(built));
     if (built["status"] != "built") return 0;
     const json cases = json::parse(read_file(t.cases_file));

@@ -289,6 +289,7 @@ LabResult grade_screened(const LabSpec& spec, const LabReference& reference, con
     LabResult u = not_graded(spec, s, r.student, status, message);
     u.kernel = r.kernel;
     u.notes = r.notes;
+    u.device = runs.build.value("device", "");
     return u;
   };
   if (build_status == "error")  // the child could not open the device: the grader's trouble, retried next run

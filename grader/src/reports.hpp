@@ -23,7 +23,9 @@ std::string check_report(const LabResult& result);
 
 // Gradescope's results.json: score, and a test per case with name, score, max_score, status,
 // output and visibility (hidden cases "after_published").
-json gradescope_results(const std::vector<LabResult>& results);
+// Markdown output (the reports are Markdown already), the run's execution_time, the speed
+// leaderboard, and, from Gradescope's submission_metadata.json when given, the student's last score.
+json gradescope_results(const std::vector<LabResult>& results, const json& metadata = json());
 
 std::string format_points(double points);
 

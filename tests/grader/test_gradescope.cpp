@@ -2,6 +2,7 @@
 #include <doctest/doctest.h>
 
 #include <nlohmann/json.hpp>
+#include <set>
 
 #include "kit/paths.hpp"
 #include "support.hpp"
@@ -35,6 +36,35 @@ TEST_CASE("gradescope results.json: fields, scores adding up, hidden cases after
   CHECK(score == doctest::Approx(4.2).epsilon(1e-12));
   CHECK(r["score"].get<double>() == doctest::Approx(score).epsilon(1e-12));
   CHECK(hidden == 5);
+  // Every field is one of Gradescope's (its autograder specification's lists).
+  const std::set<std::string> top = {"score", "execution_time", "output", "output_format", "test_output_format",
+                                     "test_name_format", "visibility", "stdout_visibility", "extra_data", "tests", "leaderboard"};
+  const std::set<std::string> per_test = {"score", "max_score", "status", "name", "name_format", "number", "output",
+                                          "output_format", "tags", "visibility", "extra_data"};
+  for (const auto& [key, value] : r.items()) CHECK_MESSAGE(top.count(key), key);
+  for (const json& t : r["tests"])
+    for (const auto& [key, value] : t.items()) CHECK_MESSAGE(per_test.count(key), key);
+  CHECK(r["output_format"] == "md");
+  CHECK(r["test_output_format"] == "md");
+  CHECK(r["execution_time"].is_number_integer());
+}
+
+TEST_CASE("gradescope: the student's last score from Gradescope's submission metadata") {
+  test::TempDir out;
+  test::write(out / "metadata.json",
+              R"({"previous_submissions": [{"submission_time": "2026-11-20T10:00:00", "score": 12.5, "results": {}}]})");
+  const auto run = test::run_program(
+      "grader", "gradescope --labs 01 --submission " + (kit::root() / "solutions").string() + " --results " +
+                    (out / "results.json").string() + " --metadata " + (out / "metadata.json").string());
+  REQUIRE_MESSAGE(run.exit_code == 0, run.output);
+  const json r = json::parse(test::read(out / "results.json"));
+  CHECK(r["output"].get<std::string>().rfind("Your last score was 12.5 (submitted 2026-11-20T10:00:00).", 0) == 0);
+  test::write(out / "metadata.json", "{not json");
+  const auto broken = test::run_program(
+      "grader", "gradescope --labs 01 --submission " + (kit::root() / "solutions").string() + " --results " +
+                    (out / "results2.json").string() + " --metadata " + (out / "metadata.json").string());
+  CHECK(broken.exit_code == 0);  // a broken metadata file costs only the line about the last score
+  CHECK(broken.output.find("is not JSON") != std::string::npos);
 }
 
 TEST_CASE("the Gradescope autograder files are shipped") {

@@ -1,0 +1,107 @@
+#include "roster.hpp"
+
+#include <algorithm>
+#include <set>
+#include <sstream>
+
+#include "files.hpp"
+#include "kit/errors.hpp"
+
+namespace grader {
+namespace {
+
+std::string csv(const std::string& s) {
+  if (s.find_first_of(",\"\n\r") == std::string::npos) return s;
+  std::string out = "\"";
+  for (char c : s) out += c == '"' ? std::string("\"\"") : std::string(1, c);
+  return out + "\"";
+}
+
+}  // namespace
+
+std::vector<std::string> csv_fields(const std::string& line) {
+  std::vector<std::string> fields(1);
+  bool quoted = false;
+  for (std::size_t i = 0; i < line.size(); ++i) {
+    const char c = line[i];
+    if (quoted) {
+      if (c == '"' && i + 1 < line.size() && line[i + 1] == '"') fields.back() += '"', ++i;
+      else if (c == '"') quoted = false;
+      else fields.back() += c;
+    } else if (c == '"') {
+      quoted = true;
+    } else if (c == ',') {
+      fields.emplace_back();
+    } else if (c != '\r') {
+      fields.back() += c;
+    }
+  }
+  if (quoted) throw kit::Error("a quoted field is not closed");
+  return fields;
+}
+
+std::vector<RosterEntry> load_roster(const std::filesystem::path& file) {
+  if (!std::filesystem::is_regular_file(file)) throw kit::Error("roster " + file.string() + " does not exist");
+  std::istringstream lines(read_file(file));
+  std::vector<RosterEntry> roster;
+  std::set<std::string> seen;
+  int number = 0;
+  for (std::string line; std::getline(lines, line);) {
+    ++number;
+    if (number == 1 && line.rfind("\xEF\xBB\xBF", 0) == 0) line.erase(0, 3);  // a spreadsheet's byte order mark
+    if (line.find_first_not_of(" \t\r") == std::string::npos) continue;
+    std::vector<std::string> f;
+    try {
+      f = csv_fields(line);
+    } catch (const kit::Error& e) {
+      throw kit::Error(file.string() + ":" + std::to_string(number) + ": " + e.what());
+    }
+    if (number == 1) continue;  // the header
+    if (f.size() != 4 || f[0].empty())
+      throw kit::Error(file.string() + ":" + std::to_string(number) + ": expected 4 fields (submission, name, student id, email) with a submission name, got " +
+                       std::to_string(f.size()) + ": " + line);
+    if (!seen.insert(f[0]).second)
+      throw kit::Error(file.string() + ":" + std::to_string(number) + ": submission '" + f[0] + "' is on the roster twice");
+    roster.push_back({f[0], f[1], f[2], f[3]});
+  }
+  if (roster.empty()) throw kit::Error("roster " + file.string() + " has no student below its header row");
+  return roster;
+}
+
+std::string write_lms_import(const std::filesystem::path& out, const std::vector<RosterEntry>& roster,
+                             const std::vector<std::string>& submitted, const std::vector<LabSpec>& specs,
+                             const ResultMap& results) {
+  std::string table = "Student,ID,SIS User ID,SIS Login ID,Section";
+  std::string possible = "Points Possible,,,,";
+  for (const LabSpec& spec : specs) {
+    double max = 0;
+    for (const CaseSpec& c : spec.cases) max += c.points;
+    if (spec.speed) max += spec.speed->points;
+    if (spec.safety)
+      for (const auto& [kind, points] : spec.safety->checks) max += points;
+    if (spec.algorithm)
+      for (const AlgorithmCheck& k : spec.algorithm->checks) max += k.points;
+    table += "," + csv(spec.lab);
+    possible += "," + format_points(max);
+  }
+  table += "\n" + possible + "\n";
+  std::string check;
+  for (const RosterEntry& e : roster) {
+    const bool handed_in = std::find(submitted.begin(), submitted.end(), e.submission) != submitted.end();
+    table += csv(e.name) + "," + csv(e.id) + "," + csv(e.id) + "," + csv(e.email) + ",";
+    for (const LabSpec& spec : specs) {
+      const auto it = results.find({e.submission, spec.lab});
+      table += "," + format_points(it == results.end() ? 0 : it->second.points());
+    }
+    table += "\n";
+    if (!handed_in) check += "no submission: " + e.submission + " (" + e.name + "): 0 points in every lab\n";
+  }
+  for (const std::string& s : submitted)
+    if (std::none_of(roster.begin(), roster.end(), [&](const RosterEntry& e) { return e.submission == s; }))
+      check += "not on the roster: " + s + " (graded, in gradebook.csv, not in lms-import.csv)\n";
+  write_file_atomically(out / "lms-import.csv", table);
+  write_file_atomically(out / "roster-check.txt", check.empty() ? "every roster student submitted, every submission is on the roster\n" : check);
+  return check;
+}
+
+}  // namespace grader
