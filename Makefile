@@ -3,7 +3,7 @@
 JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 
 PYTHON ?= /usr/bin/python3
-.PHONY: all setup build demo test slides graph graph-slides gradescope-zip clean
+.PHONY: all setup build demo check test slides graph graph-slides gradescope-zip student-release clean
 
 all: build
 
@@ -16,6 +16,14 @@ build: setup
 
 demo: build
 	scripts/demo.sh
+
+# The students' self-check: every visible case of every lab, with hints.
+check: build
+	build/bin/grader check
+
+# What students get (no solutions, no hidden cases): make student-release DEST=dir
+student-release: build
+	scripts/student-release.sh $(DEST)
 
 # The suite builds the lecture deck too, so it installs TeX Live as well.
 test: build

@@ -14,6 +14,7 @@
 #include "devices.hpp"
 #include "journal.hpp"
 #include "leaderboard.hpp"
+#include "release.hpp"
 #include "slurm.hpp"
 #include "files.hpp"
 #include "grade.hpp"
@@ -114,6 +115,12 @@ int main(int argc, char** argv) {
     grade->add_option("--jobs", jobs, "Kernels graded at once (default: this machine's cores)")->capture_default_str()->check(CLI::PositiveNumber);
     grade->add_option("--students", grade_students, "Grade only these students, e.g. ann,ben (default: all)")->delimiter(',');
     std::filesystem::path students_file, roster_file;
+    std::vector<std::string> regrade_names;
+    std::string regrade_reason, deadline_text;
+    grade->add_option("--regrade", regrade_names, "Grade these students again, e.g. ann,ben (earlier results stay in the journal)")
+        ->delimiter(',');
+    grade->add_option("--reason", regrade_reason, "Why they are regraded (shown in their reports)");
+    grade->add_option("--deadline", deadline_text, "Late work loses the spec's late_penalty_per_day per day, e.g. 2026-12-01T23:59 (UTC)");
     grade->add_option("--roster", roster_file, "Course roster CSV (submission, name, student id, email): also writes OUT/lms-import.csv");
     grade->add_option("--students-file", students_file, "Grade only the students named in this file, one per line");
     grade->add_option("--labs", grade_labs, "Labs to grade, e.g. 03,04 (default: all)");
@@ -181,6 +188,10 @@ int main(int argc, char** argv) {
     merge->add_option("--out", merge_out, "The output folder of `grader slurm`")->required();
     merge->add_option("--labs", merge_labs, "Labs graded (default: all)");
 
+    auto* release = app.add_subcommand("release-specs", "(make student-release) the specs and references of the visible cases");
+    std::filesystem::path release_dest;
+    release->add_option("--dest", release_dest, "The student release's folder")->required();
+
     auto* board = app.add_subcommand("leaderboard", "Print a graded class's speed leaderboard, under aliases");
     std::filesystem::path board_out;
     bool board_names = false;
@@ -241,6 +252,9 @@ int main(int argc, char** argv) {
       o.devices = grade_devices.checked();
       o.oclgrind = !no_oclgrind;
       o.roster = roster_file;
+      o.regrade = regrade_names;
+      o.reason = regrade_reason;
+      if (!deadline_text.empty()) o.deadline = grader::parse_deadline(deadline_text);
       grader::grade_class(o, std::cout);
       std::cout << "\nGradebook (" << (out / "gradebook.csv").string() << "):\n" << grader::read_file(out / "gradebook.csv");
       return 0;
@@ -279,6 +293,11 @@ int main(int argc, char** argv) {
     if (*merge) {
       grader::BatchOptions o{merge_submissions, merge_out, reference_dir, grader::load_specs(specs_dir, split_labs(merge_labs))};
       grader::merge_slurm_journals(o, std::cout);
+      return 0;
+    }
+
+    if (*release) {
+      grader::write_release_specs(specs_dir, reference_dir, release_dest, std::cout);
       return 0;
     }
 

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <atomic>
 #include <chrono>
+#include <cmath>
+#include <ctime>
 #include <map>
 #include <ostream>
 #include <thread>
@@ -18,6 +20,34 @@
 
 namespace grader {
 
+namespace {
+
+std::string now_text() {
+  const std::time_t t = std::time(nullptr);
+  char text[32];
+  std::strftime(text, sizeof text, "%Y-%m-%d %H:%M UTC", std::gmtime(&t));
+  return text;
+}
+
+}  // namespace
+
+void apply_late_penalty(const LabSpec& spec, std::filesystem::file_time_type handed_in, std::filesystem::file_time_type deadline,
+                        LabResult& r) {
+  if (handed_in <= deadline) return;
+  const double hours = std::chrono::duration<double>(handed_in - deadline).count() / 3600;
+  const int days = int(std::ceil(hours / 24));
+  if (spec.late_penalty_per_day <= 0) {
+    r.notes.push_back("handed in " + std::to_string(days) + " day(s) after the deadline; this lab has no late penalty");
+    return;
+  }
+  const double fraction = std::min(1.0, days * spec.late_penalty_per_day);
+  const double penalty = std::floor(r.points() * fraction * 100 + 1e-9) / 100;
+  char text[200];
+  std::snprintf(text, sizeof text, "handed in %.1f hours after the deadline (%d day(s) late): %.0f%% of the %s points earned",
+                hours, days, fraction * 100, format_points(r.points()).c_str());
+  r.cases.push_back({"late penalty", true, -penalty, 0, "late", text, "", 0, "late"});
+}
+
 bool needs_retry(const LabResult& r) {
   if (r.status == "error") return true;
   for (const CaseResult& c : r.cases)
@@ -27,7 +57,7 @@ bool needs_retry(const LabResult& r) {
 
 std::vector<Student> list_students(const std::filesystem::path& dir, std::vector<std::string>& skipped) {
   if (!std::filesystem::is_directory(dir)) throw kit::Error("submissions folder " + dir.string() + " does not exist");
-  std::map<std::string, std::filesystem::path> by_name;
+  std::map<std::string, std::map<int, std::filesystem::path>> by_name;  // student -> version -> entry
   std::vector<std::filesystem::directory_entry> entries(std::filesystem::directory_iterator(dir), {});
   std::sort(entries.begin(), entries.end());
   for (const auto& entry : entries) {
@@ -48,13 +78,19 @@ std::vector<Student> list_students(const std::filesystem::path& dir, std::vector
       skipped.push_back(file + ": the student name '" + name + "' is one of the grader's own output files; rename it");
       continue;
     }
-    if (by_name.count(name))
-      throw kit::Error("two submissions for student '" + name + "': " + by_name[name].filename().string() + " and " +
+    const auto [base, version] = split_version(name);
+    if (by_name[base].count(version))
+      throw kit::Error("two submissions for student '" + name + "': " + by_name[base][version].filename().string() + " and " +
                        file + "; keep one");
-    by_name[name] = entry.path();
+    by_name[base][version] = entry.path();
   }
   std::vector<Student> students;
-  for (const auto& [name, path] : by_name) students.push_back({name, path});
+  for (const auto& [name, versions] : by_name) {
+    Student s{name, versions.rbegin()->second, {}};
+    for (const auto& [version, path] : versions)
+      if (path != s.entry) s.earlier.push_back(path.filename().string());
+    students.push_back(s);
+  }
   return students;
 }
 
@@ -84,6 +120,17 @@ std::size_t grade_class(const BatchOptions& options, std::ostream& progress) {
 
   Journal journal(o.out / "journal.jsonl");
   ResultMap results = journal.load();
+  // A regrade: the students' results leave the map (not the journal) and are graded again.
+  ResultMap before;
+  for (const std::string& name : o.regrade) {
+    if (std::none_of(students.begin(), students.end(), [&](const Student& s) { return s.name == name; }))
+      throw kit::Error("--regrade: no submission in " + o.submissions.string() + " for '" + name + "'");
+    for (const LabSpec& spec : o.specs)
+      if (const auto it = results.find({name, spec.lab}); it != results.end()) {
+        before[it->first] = it->second;
+        results.erase(it);
+      }
+  }
   std::size_t retried = 0;
   for (auto it = results.begin(); it != results.end();)  // grader-side errors are graded again
     if (needs_retry(it->second)) it = results.erase(it), ++retried;
@@ -143,6 +190,18 @@ std::size_t grade_class(const BatchOptions& options, std::ostream& progress) {
                               : not_graded(spec, settings, s.name, "rejected", refused);
         } catch (const std::exception& e) {  // the grader's own trouble, not the student's: retried next run
           r = not_graded(spec, settings, s.name, "error", std::string("the grader failed here: ") + e.what());
+        }
+        if (!s.earlier.empty()) {
+          std::string all;
+          for (const std::string& e : s.earlier) all += (all.empty() ? "" : ", ") + e;
+          r.notes.push_back("earlier versions handed in: " + all + "; the newest, " + s.entry.filename().string() + ", was graded");
+        }
+        if (o.deadline) apply_late_penalty(spec, handed_in_at(s.entry), *o.deadline, r);
+        if (const auto old = before.find({s.name, spec.lab}); old != before.end()) {
+          for (const std::string& n : old->second.notes)
+            if (n.rfind("regraded ", 0) == 0) r.notes.push_back(n);  // the history goes on
+          r.notes.push_back("regraded " + now_text() + (o.reason.empty() ? "" : " (" + o.reason + ")") + ": " +
+                            format_points(old->second.points()) + " -> " + format_points(r.points()) + " points");
         }
         if (!needs_retry(r)) journal.append(r);  // on disk before anything else happens
         std::lock_guard<std::mutex> g(lock);

@@ -4,6 +4,7 @@
 #include <filesystem>
 #include <iosfwd>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -16,12 +17,27 @@ namespace grader {
 
 struct Student {
   std::string name;
-  std::filesystem::path entry;  // the folder or archive in the submissions folder
+  std::filesystem::path entry;  // the folder or archive in the submissions folder: the newest version
+  std::vector<std::string> earlier;  // older versions handed in (name, name-v2, ...), not graded
 };
+
+// "ann-v3" -> {"ann", 3}; "ann" -> {"ann", 1}: several versions of a submission, the newest counts.
+std::pair<std::string, int> split_version(const std::string& name);
+
+// When the submission was handed in: its archive's time, or the newest file time in its folder.
+std::filesystem::file_time_type handed_in_at(const std::filesystem::path& entry);
+
+// "2026-12-01T23:59" (UTC; seconds optional) as a time; throws kit::Error naming the text.
+std::filesystem::file_time_type parse_deadline(const std::string& text);
 
 // The students in `dir`, in name order; other files are listed in `skipped` with the reason.
 // Throws kit::Error when two entries give the same student name (e.g. ann/ and ann.zip).
 std::vector<Student> list_students(const std::filesystem::path& dir, std::vector<std::string>& skipped);
+
+// Late work: a negative "late penalty" line of the spec's late_penalty_per_day for each day (or
+// part of one) after the deadline, as a fraction of the points earned; a note where the lab has none.
+void apply_late_penalty(const LabSpec& spec, std::filesystem::file_time_type handed_in,
+                        std::filesystem::file_time_type deadline, LabResult& r);
 
 // A result the grader could not finish for reasons of its own (an "error" case: Oclgrind failed,
 // a file it could not write): kept out of the journal, so the next run with the same OUT grades
@@ -43,6 +59,9 @@ struct BatchOptions {
   std::vector<kit::DeviceOptions> devices{};  // GradeSettings::devices
   bool oclgrind = true;  // false: no Oclgrind run at all (the safety and algorithm checks are left out)
   std::filesystem::path roster{};  // a course roster: OUT/lms-import.csv and OUT/roster-check.txt too (roster.hpp)
+  std::vector<std::string> regrade{};  // grade these students again (their earlier results stay in the journal)
+  std::string reason{};                // why, for the regraded reports
+  std::optional<std::filesystem::file_time_type> deadline{};  // late work loses the spec's late_penalty_per_day
 };
 
 // Where a batch's time went: seconds per phase summed over the kernels graded (screening, build,

@@ -3,9 +3,11 @@
 #include <fcntl.h>
 #include <unistd.h>
 
+#include <ctime>
 #include <fstream>
 
 #include "kit/errors.hpp"
+#include "kit/paths.hpp"
 
 namespace grader {
 
@@ -28,7 +30,15 @@ std::map<std::pair<std::string, std::string>, LabResult> Journal::load() const {
 }
 
 void Journal::append(const LabResult& result) {
-  const std::string line = dump_json(to_json(result)) + "\n";
+  // Every result is kept with when and by which kit it was graded; a regrade appends, and the
+  // newest line of a student x lab is the one that counts.
+  json record = to_json(result);
+  const std::time_t now = std::time(nullptr);
+  char when[32];
+  std::strftime(when, sizeof when, "%Y-%m-%dT%H:%M:%SZ", std::gmtime(&now));
+  record["graded_at"] = when;
+  record["kit_version"] = kit::version();
+  const std::string line = dump_json(record) + "\n";
   std::lock_guard<std::mutex> lock(mutex_);
   const int fd = ::open(file_.c_str(), O_WRONLY | O_CREAT | O_APPEND, 0644);
   if (fd < 0) throw kit::Error("cannot write the journal " + file_.string());

@@ -74,13 +74,7 @@ std::string write_lms_import(const std::filesystem::path& out, const std::vector
   std::string table = "Student,ID,SIS User ID,SIS Login ID,Section";
   std::string possible = "Points Possible,,,,";
   for (const LabSpec& spec : specs) {
-    double max = 0;
-    for (const CaseSpec& c : spec.cases) max += c.points;
-    if (spec.speed) max += spec.speed->points;
-    if (spec.safety)
-      for (const auto& [kind, points] : spec.safety->checks) max += points;
-    if (spec.algorithm)
-      for (const AlgorithmCheck& k : spec.algorithm->checks) max += k.points;
+    const double max = spec.max_points(false, true);
     table += "," + csv(spec.lab);
     possible += "," + format_points(max);
   }

@@ -183,6 +183,8 @@ LabSpec load_spec(const std::filesystem::path& file) {
   spec.build_time_limit_s = top.number("build_time_limit_s", 60);
   spec.memory_limit_mb = std::size_t(top.number("memory_limit_mb", 1024));
   const double default_time = top.number("time_limit_s", 10);
+  spec.late_penalty_per_day = top.number("late_penalty_per_day", 0);
+  if (spec.late_penalty_per_day > 1) top.fail("late_penalty_per_day", "is a fraction of the lab's points per day: at most 1");
   if (spec.kernel_file.find('/') != std::string::npos) top.fail("kernel_file", "must be a file name without folders");
 
   const LabDriver& driver = lab_driver(spec.lab);  // throws naming the known labs

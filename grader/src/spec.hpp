@@ -87,6 +87,7 @@ struct LabSpec {
   json tolerance;
   std::string points_policy = "earned-with-correctness";
   double build_time_limit_s = 60;
+  double late_penalty_per_day = 0;  // the fraction of the lab's points a day late costs (grade --deadline)
   std::size_t memory_limit_mb = 1024;
   std::vector<CaseSpec> cases;
   std::optional<SafetySpec> safety;

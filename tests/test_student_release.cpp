@@ -1,0 +1,86 @@
+// make student-release: what students get holds no solution code, no hidden case, and still grades.
+#include <doctest/doctest.h>
+
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <set>
+
+#include "kit/paths.hpp"
+#include "support.hpp"
+
+using json = nlohmann::json;
+namespace fs = std::filesystem;
+
+namespace {
+
+std::string trimmed(const std::string& line) {
+  const auto first = line.find_first_not_of(" \t\r"), last = line.find_last_not_of(" \t\r");
+  return first == std::string::npos ? "" : line.substr(first, last - first + 1);
+}
+
+// A line that gives nothing away: blank, only punctuation, only a comment, or too short to say
+// anything (`do {`, `sum = t;`: fewer than 8 characters that are not spaces).
+bool telling(const std::string& line) {
+  if (line.empty() || line.rfind("//", 0) == 0 || line.rfind("/*", 0) == 0 || line.rfind("*", 0) == 0) return false;
+  std::size_t visible = 0;
+  for (char c : line) visible += c != ' ' && c != '\t';
+  return visible >= 8 && line.find_first_not_of("{}();,[] ") != std::string::npos;
+}
+
+std::set<std::string> lines_of(const fs::path& file) {
+  std::set<std::string> lines;
+  std::ifstream in(file);
+  for (std::string line; std::getline(in, line);) lines.insert(trimmed(line));
+  return lines;
+}
+
+}  // namespace
+
+TEST_CASE("make student-release: no solution line, no hidden case, and the release's grader data grades") {
+  test::TempDir dir;
+  const fs::path dest = dir / "release";
+  const auto made = test::run_command(test::kit_path("scripts/student-release.sh") + " " + dest.string() + " 2>&1");
+  REQUIRE_MESSAGE(made.exit_code == 0, made.output);
+  for (const char* absent : {"solutions", "tests", "bench", "slides", "grader/examples", "grader/mutants",
+                             "grader/reference/06-cascade-reduction.baseline.cl"})
+    CHECK_MESSAGE(!fs::exists(dest / absent), absent);
+  for (const char* present : {"README.md", "Makefile", "CMakeLists.txt", "common", "labs/03-array-mult-reduce/ArrayMultReduce.cl",
+                              "labs/03-array-mult-reduce/README.md", ".github/workflows/classroom.yml", "scripts/setup.sh"})
+    CHECK_MESSAGE(fs::exists(dest / present), present);
+  CHECK(test::read(dest / "README.md").find("make check") != std::string::npos);
+
+  // The solutions' lines that no starter gives (a tree loop given in lab 06's starter is public,
+  // though lab 08 asks for it), searched for in every file of the release.
+  std::set<std::string> given, secret;
+  for (const auto& file : fs::recursive_directory_iterator(kit::root() / "labs"))
+    if (file.path().extension() == ".cl")
+      for (const std::string& line : lines_of(file.path())) given.insert(line);
+  for (const auto& lab : fs::directory_iterator(kit::root() / "solutions"))
+    for (const auto& file : fs::directory_iterator(lab.path()))
+      if (file.path().extension() == ".cl")
+        for (const std::string& line : lines_of(file.path()))
+          if (telling(line) && !given.count(line)) secret.insert(line);
+  REQUIRE(secret.size() > 50);
+  std::size_t files = 0;
+  for (const auto& f : fs::recursive_directory_iterator(dest)) {
+    if (!f.is_regular_file()) continue;
+    ++files;
+    for (const std::string& line : lines_of(f.path()))
+      if (secret.count(line)) FAIL_CHECK(f.path().string() << " holds the solution's line: " << line);
+  }
+  CHECK(files > 50);
+
+  // Visible cases only, no speed case, and references that load: the starter scores 0 and the
+  // solution every visible point, with the release's own specs and references.
+  for (const auto& spec_file : fs::directory_iterator(dest / "grader" / "specs")) {
+    const json spec = json::parse(test::read(spec_file.path()));
+    CHECK_FALSE(spec.contains("speed"));
+    for (const json& c : spec["cases"]) CHECK(c["visibility"] == "visible");
+  }
+  const std::string data = " --specs " + (dest / "grader/specs").string() + " --references " + (dest / "grader/reference").string();
+  const auto starter = test::run_program("grader", data + " check 03 06 --dir " + (dest / "labs").string());
+  CHECK(starter.exit_code == 1);
+  CHECK(starter.output.find("Not all visible cases pass: 0 / ") != std::string::npos);
+  const auto solution = test::run_program("grader", data + " check 03 06 --dir " + test::kit_path("solutions"));
+  CHECK_MESSAGE(solution.exit_code == 0, solution.output);
+}
