@@ -8,7 +8,6 @@
 #include "leaderboard.hpp"
 
 namespace grader {
-namespace {
 
 std::string csv_field(const std::string& s) {
   if (s.find_first_of(",\"\n\r") == std::string::npos) return s;
@@ -16,6 +15,9 @@ std::string csv_field(const std::string& s) {
   for (char c : s) out += c == '"' ? std::string("\"\"") : std::string(1, c);
   return out + "\"";
 }
+
+namespace {
+
 
 const LabResult* find(const ResultMap& results, const std::string& student, const std::string& lab) {
   const auto it = results.find({student, lab});

@@ -29,4 +29,7 @@ json gradescope_results(const std::vector<LabResult>& results, const json& metad
 
 std::string format_points(double points);
 
+// A CSV field: quoted (quotes doubled) when it holds a comma, a quote or a line break.
+std::string csv_field(const std::string& s);
+
 }  // namespace grader

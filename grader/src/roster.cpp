@@ -8,16 +8,6 @@
 #include "kit/errors.hpp"
 
 namespace grader {
-namespace {
-
-std::string csv(const std::string& s) {
-  if (s.find_first_of(",\"\n\r") == std::string::npos) return s;
-  std::string out = "\"";
-  for (char c : s) out += c == '"' ? std::string("\"\"") : std::string(1, c);
-  return out + "\"";
-}
-
-}  // namespace
 
 std::vector<std::string> csv_fields(const std::string& line) {
   std::vector<std::string> fields(1);
@@ -75,14 +65,14 @@ std::string write_lms_import(const std::filesystem::path& out, const std::vector
   std::string possible = "Points Possible,,,,";
   for (const LabSpec& spec : specs) {
     const double max = spec.max_points(false, true);
-    table += "," + csv(spec.lab);
+    table += "," + csv_field(spec.lab);
     possible += "," + format_points(max);
   }
   table += "\n" + possible + "\n";
   std::string check;
   for (const RosterEntry& e : roster) {
     const bool handed_in = std::find(submitted.begin(), submitted.end(), e.submission) != submitted.end();
-    table += csv(e.name) + "," + csv(e.id) + "," + csv(e.id) + "," + csv(e.email) + ",";
+    table += csv_field(e.name) + "," + csv_field(e.id) + "," + csv_field(e.id) + "," + csv_field(e.email) + ",";
     for (const LabSpec& spec : specs) {
       const auto it = results.find({e.submission, spec.lab});
       table += "," + format_points(it == results.end() ? 0 : it->second.points());
