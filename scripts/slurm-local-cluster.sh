@@ -68,7 +68,7 @@ munged --key-file="$dir/munge/munge.key" --socket="$dir/munge/munge.socket" --pi
        --log-file="$dir/munged.log" --seed-file="$dir/munge/munge.seed" --force
 export SLURM_CONF=$dir/slurm.conf
 slurmctld -f "$SLURM_CONF" -i
-slurmd -f "$SLURM_CONF"
+slurmd -f "$SLURM_CONF" -N localhost
 for _ in $(seq 60); do
   if sinfo -h -o %T 2>/dev/null | grep -qx idle; then echo "export SLURM_CONF=$SLURM_CONF"; exit 0; fi
   sleep 1
