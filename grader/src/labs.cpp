@@ -1,8 +1,6 @@
 #include "labs.hpp"
 
 #include <algorithm>
-#include <cmath>
-#include <limits>
 #include <memory>
 #include <vector>
 
@@ -29,12 +27,6 @@ const LabDriver& lab_driver(const std::string& lab) {
 json LabDriver::run_speed(const kit::Runtime&, const std::filesystem::path&, const std::string&,
                           const std::filesystem::path&, const json&, int) const {
   throw kit::Error("lab " + id() + " has no speed case");
-}
-
-json float_to_json(double value) { return std::isnan(value) ? json(nullptr) : json(value); }
-
-double json_to_float(const json& value) {
-  return value.is_null() ? std::numeric_limits<double>::quiet_NaN() : value.get<double>();
 }
 
 }  // namespace grader

@@ -1,6 +1,7 @@
 #pragma once
 // What the grader needs from each lab, behind one interface: the lab's own host library does the
-// work (running a case, the host reference, the comparison); the driver only converts JSON.
+// work (running a case, the host reference, the comparison); the driver only converts JSON. Every
+// lab's driver is a LabAdapter (lab_adapter.hpp).
 #include <filesystem>
 #include <memory>
 #include <nlohmann/json.hpp>
@@ -35,7 +36,8 @@ struct LabDriver {
                         const json& params) const = 0;
   // The host's reference for a case (what is stored under grader/reference/).
   virtual json reference(const json& params) const = 0;
-  // Compares run_case's outputs with a stored reference under the spec's tolerance policy.
+  // Compares run_case's outputs with a stored reference under the spec's tolerance policy, which
+  // must be tolerance(): throws kit::Error otherwise.
   virtual Comparison compare(const json& params, const json& policy, const json& reference,
                              const json& outputs) const = 0;
   // The speed case: times `kernel` against `baseline` (the stored solution) alternately and
@@ -49,9 +51,5 @@ std::vector<std::unique_ptr<LabDriver>> registered_lab_drivers();
 
 // The driver of a lab by its folder name; throws kit::Error listing the known labs.
 const LabDriver& lab_driver(const std::string& lab);
-
-// Floats in JSON: NaN (an output never written) has no JSON number, so it is stored as null.
-json float_to_json(double value);
-double json_to_float(const json& value);
 
 }  // namespace grader

@@ -330,6 +330,9 @@ TEST_CASE("lab 07: the grader stores digests, passes the solution and names the 
   const auto solution = driver.run_case(test::runtime(), kSolution(), "ImagePyramid.cl", params);
   CHECK(solution.at("wrong").is_null());
   CHECK(driver.compare(params, "exact", reference, solution).pass);
+  // The policy that reaches the lab's check is the one it implements.
+  CHECK_THROWS_WITH_AS(driver.compare(params, {{"real", "depth-bound"}}, reference, solution),
+                       doctest::Contains("lab 07-image-max-pyramid's check applies \"exact\""), kit::Error);
   const auto starter = driver.run_case(test::runtime(), kStarter(), "ImagePyramid.cl", params);
   const grader::Comparison cmp = driver.compare(params, "exact", reference, starter);
   CHECK_FALSE(cmp.pass);
