@@ -181,7 +181,10 @@ std::size_t grade_class(const BatchOptions& options, std::ostream& progress) {
         settings.child_per_case = o.child_per_case;
         settings.devices = o.devices;
         settings.oclgrind = o.oclgrind;
-        if (!o.child_per_case) settings.graded = &graded_kernels;
+        if (!o.child_per_case) {
+          settings.graded = &graded_kernels;
+          settings.shared_pocl_cache = work / "pocl-cache";
+        }
         std::map<std::string, double> phases;
         if (o.stats) settings.phases = &phases;
         LabResult r;
@@ -207,8 +210,13 @@ std::size_t grade_class(const BatchOptions& options, std::ostream& progress) {
         std::lock_guard<std::mutex> g(lock);
         results[{s.name, spec.lab}] = r;
         ++graded_now;
-        if (o.stats)
-          for (const auto& [phase, seconds] : phases) o.stats->phases[phase] += seconds;
+        if (o.stats) {
+          for (const auto& [phase, seconds] : phases) {
+            o.stats->phases[phase] += seconds;
+            o.stats->lab_phases[spec.lab][phase] += seconds;
+          }
+          o.stats->lab_graded[spec.lab] += phases.count("build") > 0;
+        }
         progress << "[" << ++finished << "/" << total_items << "] " << s.name << "  " << spec.lab << "  "
                  << format_points(r.points()) << "/" << format_points(r.max_points())
                  << (r.status == "graded" ? "" : "  (" + r.status + ")") << "\n" << std::flush;

@@ -68,6 +68,8 @@ struct BatchOptions {
 // cases, speed, oclgrind), child processes started, results reused for kernels graded before.
 struct BatchStats {
   std::map<std::string, double> phases;
+  std::map<std::string, std::map<std::string, double>> lab_phases;  // the same, per lab
+  std::map<std::string, std::size_t> lab_graded;                   // kernels graded per lab (not reused)
   std::size_t graded = 0, reused = 0;
   double seconds = 0;  // wall clock of the whole batch
 };

@@ -34,7 +34,7 @@ CaseRuns one_child_each(const LabSpec& spec, const GradeSettings& s, const std::
   CaseRuns out;
   out.results.assign(indices.size(), json());
   out.seconds.assign(indices.size(), 0);
-  SandboxLimits limits{spec.build_time_limit_s, spec.memory_limit_mb, s.pocl_threads, s.workdir / "pocl-cache"};
+  SandboxLimits limits{spec.build_time_limit_s, spec.memory_limit_mb, s.pocl_threads, s.pocl_cache()};
   limits.limit_address_space = s.cpu_device;
   std::vector<std::string> common = {"--lab", spec.lab, "--kernel", kernel.string(), "--shown-as", shown_as};
   for (const std::string& a : device_args(s.device)) common.push_back(a);
@@ -106,7 +106,7 @@ CaseRuns run_cases(const LabSpec& spec, const GradeSettings& s, const std::files
     json list = json::array();
     for (std::size_t p : mine) list.push_back(spec.cases[indices[p]].params);
     write_file_atomically(dir / "cases.json", list.dump());
-    SandboxLimits limits{spec.build_time_limit_s, spec.memory_limit_mb, s.pocl_threads, s.workdir / "pocl-cache"};
+    SandboxLimits limits{spec.build_time_limit_s, spec.memory_limit_mb, s.pocl_threads, s.pocl_cache()};
     limits.case_threads = own_threads(mine[0]) ? own_threads(mine[0]) : s.pocl_threads;
     limits.limit_address_space = s.cpu_device;
     for (std::size_t p : mine) limits.seconds += limit_of(p);  // the CPU-time backstop covers them all
@@ -165,11 +165,11 @@ CaseRuns run_cases(const LabSpec& spec, const GradeSettings& s, const std::files
     return done + 1;
   };
 
-  // Cases with a PoCL thread count of their own (lab 08's contention cases) run in a child each;
-  // the others share children.
+  // A child runs the cases in a row that need the same PoCL threads: lab 08's contention cases
+  // (a thread count of their own) in a child of theirs, the others together.
   for (std::size_t next = 0; next < n && !stop;) {
     std::vector<std::size_t> mine{next};
-    for (std::size_t p = next + 1; !own_threads(next) && p < n && !own_threads(p); ++p) mine.push_back(p);
+    for (std::size_t p = next + 1; p < n && own_threads(p) == own_threads(next); ++p) mine.push_back(p);
     bool built = false;
     next += launch(mine, built);
     if (!built) return out;

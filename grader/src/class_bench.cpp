@@ -91,14 +91,33 @@ std::string verdict_of(const CaseResult& c) {
   return text.str();
 }
 
+const char* const kPhases[] = {"screening", "build", "cases", "time-outs", "speed", "oclgrind"};
+
+double phase_of(const std::map<std::string, double>& phases, const std::string& name) {
+  return phases.count(name) ? phases.at(name) : 0.0;
+}
+
+// The phases summed over the whole batch, then per lab with the kernels it graded (results reused
+// for kernels graded before cost nothing). "time-outs" is the part of "cases" spent in cases
+// stopped at their time limit.
 void print_phases(std::ostream& out, const BatchStats& s) {
   out << "    phases (seconds summed over parallel jobs):";
-  for (const char* phase : {"screening", "build", "cases", "speed", "oclgrind"}) {
-    char text[64];
-    std::snprintf(text, sizeof text, " %s %.1f", phase, s.phases.count(phase) ? s.phases.at(phase) : 0.0);
+  char text[96];
+  for (const char* phase : kPhases) {
+    std::snprintf(text, sizeof text, " %s %.1f", phase, phase_of(s.phases, phase));
     out << text;
   }
-  out << "; " << (s.phases.count("children") ? s.phases.at("children") : 0) << " case children\n";
+  out << "; " << phase_of(s.phases, "children") << " case children\n";
+  for (const auto& [lab, phases] : s.lab_phases) {
+    const std::size_t graded = s.lab_graded.count(lab) ? s.lab_graded.at(lab) : 0;
+    std::snprintf(text, sizeof text, "      %-26s %3zu kernels graded:", lab.c_str(), graded);
+    out << text;
+    for (const char* phase : kPhases) {
+      std::snprintf(text, sizeof text, " %s %.1f", phase, phase_of(phases, phase));
+      out << text;
+    }
+    out << "\n";
+  }
 }
 
 }  // namespace

@@ -96,7 +96,7 @@ std::vector<CaseResult> oclgrind_cases(const LabSpec& spec, bool with_safety, bo
   const std::string oclgrind = find_oclgrind();
   if (oclgrind.empty()) return all("error", "the safety and algorithm checks need Oclgrind: apt-get install oclgrind");
 
-  SandboxLimits limits{safety.time_limit_s, safety.memory_limit_mb, 1, s.workdir / "pocl-cache", 4 << 20};
+  SandboxLimits limits{safety.time_limit_s, safety.memory_limit_mb, 1, s.pocl_cache(), 4 << 20};
   // -O0 keeps every access at its own source line in Oclgrind's reports. The reports go to a file
   // of their own: a kernel's printf cannot push them out of the captured output.
   const std::filesystem::path report_log = s.workdir / "safety" / "oclgrind.log";
@@ -284,6 +284,8 @@ LabResult grade_screened(const LabSpec& spec, const LabReference& reference, con
   phase("build", runs.build_seconds);
   phase("cases", since(cases_start) - runs.build_seconds);
   phase("children", runs.children);
+  for (std::size_t i = 0; i < runs.results.size(); ++i)  // of the cases: those stopped at their time limit
+    if (runs.results[i].is_object() && runs.results[i].value("end", "") == "timeout") phase("time-outs", runs.seconds[i]);
   const std::string build_status = runs.build.value("status", "");
   const auto unbuilt = [&](const std::string& status, const std::string& message) {
     LabResult u = not_graded(spec, s, r.student, status, message);
@@ -314,7 +316,7 @@ LabResult grade_screened(const LabSpec& spec, const LabReference& reference, con
     const Clock::time_point speed_start = Clock::now();
     const SpeedSpec& sp = *spec.speed;
     CaseResult cr{kSpeedCase, sp.visible, 0, sp.points, "", "", "", 0, "speed"};
-    SandboxLimits limits{sp.time_limit_s, spec.memory_limit_mb, s.pocl_threads, s.workdir / "pocl-cache"};
+    SandboxLimits limits{sp.time_limit_s, spec.memory_limit_mb, s.pocl_threads, s.pocl_cache()};
     limits.limit_address_space = s.cpu_device;
     std::vector<std::string> args = {"--lab", spec.lab, "--kernel", copy.string(), "--shown-as", shown_as, "--case",
                                      sp.params.dump(), "--baseline", reference.baseline.string(), "--pairs", std::to_string(sp.pairs)};

@@ -31,6 +31,12 @@ struct GradeSettings {
   kit::DeviceOptions device{};       // where this grading's cases and speed case run (Oclgrind is its own device)
   bool oclgrind = true;              // run the Oclgrind checks (false: another device already did)
   bool cpu_device = true;            // `device` is a CPU device (set by grade_lab)
+  // PoCL's kernel cache for the children. A batch shares one among all its submissions: PoCL keys
+  // it by the source, the options and the device, so only identical programs meet there (the
+  // kit's own: the local-memory scrub, lab 06's stored baseline) and each is compiled once.
+  // Empty: a private one in `workdir`.
+  std::filesystem::path shared_pocl_cache{};
+  std::filesystem::path pocl_cache() const { return shared_pocl_cache.empty() ? workdir / "pocl-cache" : shared_pocl_cache; }
 };
 
 // Whether the device `d` picks here is a CPU device (asked once per choice, then remembered).
