@@ -148,3 +148,20 @@ TEST_CASE("a local size above the device's limit names both values") {
   CHECK_THROWS_WITH_AS(kit::check_local_size(rt.device, k, 2 * max, 8 * max), doctest::Contains(message.c_str()),
                        kit::Error);
 }
+
+TEST_CASE("a program built again from the same text and options is the one built before; any change builds anew") {
+  const test::TempDir dir;
+  const std::filesystem::path file = dir.path / "k.cl";
+  const std::string kernel = "kernel void k(global int *x) { x[0] = 1; }\n";
+  test::write(file, kernel);
+  const auto build = [&](const std::string& options) {
+    return kit::build_program(test::runtime().context, test::runtime().device, file, options)();
+  };
+  const cl_program first = build("");
+  CHECK(build("") == first);                 // the same text and options: built once
+  CHECK(build("-D WG_SIZE=64") != first);    // other options: another program
+  test::write(file, kernel + "// a comment\n");
+  CHECK(build("") != first);                 // the file changed: built anew, never a stale program
+  test::write(file, kernel);
+  CHECK(build("") == first);                 // and the first is still kept
+}
