@@ -149,7 +149,7 @@ TEST_CASE("a local size above the device's limit names both values") {
                        kit::Error);
 }
 
-TEST_CASE("a program built again from the same text and options is the one built before; any change builds anew") {
+TEST_CASE("a program built again from the same text and options is the one built before, and any change builds anew") {
   const test::TempDir dir;
   const std::filesystem::path file = dir.path / "k.cl";
   const std::string kernel = "kernel void k(global int *x) { x[0] = 1; }\n";
