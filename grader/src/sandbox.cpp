@@ -60,6 +60,8 @@ std::string ChildOutcome::reason(const SandboxLimits& limits) const {
     }
     case End::Signaled:
       if (says_out_of_memory(output)) return memory;
+      if (signal == SIGXFSZ)  // a kernel's printf is the usual way to get there
+        return "wrote more than the " + std::to_string(kMaxFileMiB) + " MiB a case may write (its output, printf's included) and was stopped";
       return std::string("crashed (") + (sigabbrev_np(signal) ? "SIG" + std::string(sigabbrev_np(signal)) : "signal " + std::to_string(signal)) +
              ", " + strsignal(signal) + ")";
     case End::Exited:
@@ -97,7 +99,7 @@ ChildOutcome run_in_sandbox(const std::vector<std::string>& argv, const SandboxL
     if (limits.limit_address_space) setrlimit(RLIMIT_AS, &memory);
     setrlimit(RLIMIT_CORE, &no_core);
     setrlimit(RLIMIT_CPU, &cpu_time);
-    const struct rlimit file_size{rlim_t(256) << 20, rlim_t(256) << 20};  // no file a child writes grows past 256 MiB
+    const struct rlimit file_size{rlim_t(kMaxFileMiB) << 20, rlim_t(kMaxFileMiB) << 20};  // no file a child writes grows past it
     setrlimit(RLIMIT_FSIZE, &file_size);
     setenv("POCL_CACHE_DIR", limits.pocl_cache.c_str(), 1);
     setenv("POCL_MAX_PTHREAD_COUNT", std::to_string(threads.count).c_str(), 1);

@@ -11,6 +11,9 @@
 
 namespace grader {
 
+// The most a child may write to one file (its output log included), in MiB: past it, SIGXFSZ.
+inline constexpr int kMaxFileMiB = 256;
+
 struct SandboxLimits {
   double seconds = 10;
   std::size_t memory_mb = 1024;

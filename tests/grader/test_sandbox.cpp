@@ -38,6 +38,14 @@ TEST_CASE("a crash is reported with its signal") {
   CHECK(out.reason(limits).find("SIGSEGV") != std::string::npos);
 }
 
+TEST_CASE("a step that writes past the file size limit is told so, not only 'crashed'") {
+  test::TempDir dir;
+  const grader::SandboxLimits limits{5, 1024, 1, {}};
+  const auto out = sh("kill -XFSZ $$", limits, dir);  // what the kernel raises at the limit
+  CHECK(out.end == grader::ChildOutcome::End::Signaled);
+  CHECK(out.reason(limits).find("wrote more than the 256 MiB a case may write") != std::string::npos);
+}
+
 TEST_CASE("running out of memory is reported as such") {
   test::TempDir dir;
   const grader::SandboxLimits limits{20, 300, 1, {}};
