@@ -155,13 +155,13 @@ TEST_CASE("a program built again from the same text and options is the one built
   const std::string kernel = "kernel void k(global int *x) { x[0] = 1; }\n";
   test::write(file, kernel);
   const auto build = [&](const std::string& options) {
-    return kit::build_program(test::runtime().context, test::runtime().device, file, options)();
+    return kit::build_program(test::runtime().context, test::runtime().device, file, options);
   };
-  const cl_program first = build("");
-  CHECK(build("") == first);                 // the same text and options: built once
-  CHECK(build("-D WG_SIZE=64") != first);    // other options: another program
+  const cl::Program first = build("");  // held here, so no later program can take its handle
+  CHECK(build("")() == first());                // the same text and options: built once
+  CHECK(build("-D WG_SIZE=64")() != first());   // other options: another program
   test::write(file, kernel + "// a comment\n");
-  CHECK(build("") != first);                 // the file changed: built anew, never a stale program
+  CHECK(build("")() != first());                // the file changed: built anew, never a stale program
   test::write(file, kernel);
-  CHECK(build("") == first);                 // and the first is still kept
+  CHECK(build("")() == first());                // and the first is still kept
 }

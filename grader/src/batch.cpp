@@ -22,6 +22,20 @@ namespace grader {
 
 namespace {
 
+// The most a worker's PoCL cache may hold before it is emptied: the kit's own programs it is kept
+// for are a few MiB, and every kernel graded adds its own (lab 04's solution: 1.7 MiB).
+constexpr int kPoclCacheMiB = 256;
+
+// The bytes of the files under `dir` (0 when it does not exist).
+std::uintmax_t bytes_under(const std::filesystem::path& dir) {
+  std::error_code ec;
+  std::uintmax_t total = 0;
+  for (auto it = std::filesystem::recursive_directory_iterator(dir, ec); !ec && it != std::filesystem::recursive_directory_iterator();
+       it.increment(ec))
+    if (it->is_regular_file(ec)) total += it->file_size(ec);
+  return total;
+}
+
 std::string now_text() {
   const std::time_t t = std::time(nullptr);
   char text[32];
@@ -157,7 +171,11 @@ std::size_t grade_class(const BatchOptions& options, std::ostream& progress) {
   std::atomic<std::size_t> next{0}, finished{already};
   std::size_t graded_now = 0;
   const std::filesystem::path exe = std::filesystem::read_symlink("/proc/self/exe");
-  auto worker = [&] {
+  auto worker = [&](int slot) {
+    // This worker's PoCL cache, shared by the kernels it grades one after another (see
+    // GradeSettings::shared_pocl_cache); emptied when it grows past kPoclCacheMiB, between kernels,
+    // when none of its children is running.
+    const std::filesystem::path pocl_cache = work / ("pocl-cache-" + std::to_string(slot));
     for (std::size_t i; (i = next++) < todo.size();) {
       const Student& s = *todo[i];
       std::filesystem::path root = s.entry;
@@ -183,7 +201,7 @@ std::size_t grade_class(const BatchOptions& options, std::ostream& progress) {
         settings.oclgrind = o.oclgrind;
         if (!o.child_per_case) {
           settings.graded = &graded_kernels;
-          settings.shared_pocl_cache = work / "pocl-cache";
+          settings.shared_pocl_cache = pocl_cache;
         }
         std::map<std::string, double> phases;
         if (o.stats) settings.phases = &phases;
@@ -222,10 +240,11 @@ std::size_t grade_class(const BatchOptions& options, std::ostream& progress) {
                  << (r.status == "graded" ? "" : "  (" + r.status + ")") << "\n" << std::flush;
       }
       std::filesystem::remove_all(work / s.name);
+      if (bytes_under(pocl_cache) > (std::uintmax_t(kPoclCacheMiB) << 20)) std::filesystem::remove_all(pocl_cache);
     }
   };
   std::vector<std::thread> threads;
-  for (int t = 0; t < std::max(1, o.jobs); ++t) threads.emplace_back(worker);
+  for (int t = 0; t < std::max(1, o.jobs); ++t) threads.emplace_back(worker, t);
   for (auto& t : threads) t.join();
 
   const std::size_t reused = graded_kernels.reused();

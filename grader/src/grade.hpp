@@ -31,10 +31,10 @@ struct GradeSettings {
   kit::DeviceOptions device{};       // where this grading's cases and speed case run (Oclgrind is its own device)
   bool oclgrind = true;              // run the Oclgrind checks (false: another device already did)
   bool cpu_device = true;            // `device` is a CPU device (set by grade_lab)
-  // PoCL's kernel cache for the children. A batch shares one among all its submissions: PoCL keys
-  // it by the source, the options and the device, so only identical programs meet there (the
-  // kit's own: the local-memory scrub, lab 06's stored baseline) and each is compiled once.
-  // Empty: a private one in `workdir`.
+  // PoCL's kernel cache for the children. A batch gives each of its workers one, shared by the
+  // kernels the worker grades in turn: PoCL keys it by the source, the options and the device, so
+  // only identical programs meet there (the kit's own: the local-memory scrub, lab 06's stored
+  // baseline), each compiled once. Empty: a private one in `workdir`.
   std::filesystem::path shared_pocl_cache{};
   std::filesystem::path pocl_cache() const { return shared_pocl_cache.empty() ? workdir / "pocl-cache" : shared_pocl_cache; }
 };
