@@ -18,7 +18,9 @@
 #include "slurm.hpp"
 #include "files.hpp"
 #include "grade.hpp"
+#include "kit/build_service.hpp"
 #include "kit/cli.hpp"
+#include "kit/device.hpp"
 #include "kit/errors.hpp"
 #include "kit/paths.hpp"
 #include "mutants.hpp"
@@ -226,7 +228,23 @@ int main(int argc, char** argv) {
     run_case->add_option("--platform", task.device.platform);
     run_case->add_option("--device", task.device.device);
 
+    auto* service = app.add_subcommand("build-service", "(internal) a batch worker's build service");
+    service->group("");  // hidden from --help
+    std::string service_socket;
+    unsigned service_limit = 60;
+    kit::DeviceOptions service_device;
+    service->add_option("--socket", service_socket)->required();
+    service->add_option("--build-limit", service_limit);
+    service->add_option("--platform", service_device.platform);
+    service->add_option("--device", service_device.device);
+
     if (const int status = kit::parse_args(app, argc, argv); status >= 0) return status;
+
+    if (*service) {
+      const kit::Runtime rt = kit::Runtime::open(service_device);
+      if (rt.platform.getInfo<CL_PLATFORM_NAME>().find("Portable Computing Language") == std::string::npos) return 3;
+      kit::serve_builds(service_socket, rt.context, rt.device, service_limit);
+    }
 
     if (*run_case) return grader::run_case_child(task);
 

@@ -6,10 +6,12 @@
 #include <cmath>
 #include <ctime>
 #include <map>
+#include <memory>
 #include <ostream>
 #include <thread>
 
 #include "archive.hpp"
+#include "build_service_process.hpp"
 #include "files.hpp"
 #include "grade.hpp"
 #include "graded_kernels.hpp"
@@ -34,6 +36,13 @@ std::uintmax_t bytes_under(const std::filesystem::path& dir) {
        it.increment(ec))
     if (it->is_regular_file(ec)) total += it->file_size(ec);
   return total;
+}
+
+// The longest build time limit of the specs: the build service's limit for one build.
+double max_build_limit(const std::vector<LabSpec>& specs) {
+  double most = 60;
+  for (const LabSpec& spec : specs) most = std::max(most, spec.build_time_limit_s);
+  return most;
 }
 
 std::string now_text() {
@@ -176,6 +185,11 @@ std::size_t grade_class(const BatchOptions& options, std::ostream& progress) {
     // GradeSettings::shared_pocl_cache); emptied when it grows past kPoclCacheMiB, between kernels,
     // when none of its children is running.
     const std::filesystem::path pocl_cache = work / ("pocl-cache-" + std::to_string(slot));
+    // Its build service, on PoCL's CPU device (the one the children use without --devices).
+    std::unique_ptr<BuildServiceProcess> service;
+    if (!o.child_per_case && o.devices.empty())
+      service = std::make_unique<BuildServiceProcess>(exe, pocl_cache, work / ("build-service-" + std::to_string(slot)), slot,
+                                                      max_build_limit(o.specs));
     for (std::size_t i; (i = next++) < todo.size();) {
       const Student& s = *todo[i];
       std::filesystem::path root = s.entry;
@@ -202,6 +216,7 @@ std::size_t grade_class(const BatchOptions& options, std::ostream& progress) {
         if (!o.child_per_case) {
           settings.graded = &graded_kernels;
           settings.shared_pocl_cache = pocl_cache;
+          if (service) settings.build_service = service->socket();
         }
         std::map<std::string, double> phases;
         if (o.stats) settings.phases = &phases;
@@ -240,7 +255,10 @@ std::size_t grade_class(const BatchOptions& options, std::ostream& progress) {
                  << (r.status == "graded" ? "" : "  (" + r.status + ")") << "\n" << std::flush;
       }
       std::filesystem::remove_all(work / s.name);
-      if (bytes_under(pocl_cache) > (std::uintmax_t(kPoclCacheMiB) << 20)) std::filesystem::remove_all(pocl_cache);
+      if (bytes_under(pocl_cache) > (std::uintmax_t(kPoclCacheMiB) << 20)) {
+        std::filesystem::remove_all(pocl_cache);
+        std::filesystem::create_directories(pocl_cache);  // where the build service's PoCL goes on writing
+      }
     }
   };
   std::vector<std::thread> threads;

@@ -4,6 +4,7 @@
 
 #include "case_fields.hpp"
 #include "files.hpp"
+#include "kit/build_service.hpp"
 #include "kit/errors.hpp"
 #include "labs.hpp"
 #include "results.hpp"
@@ -79,6 +80,7 @@ class LocalMemoryScrub {
         "  for (uint i = get_local_id(0); i < n; i += get_local_size(0)) seen |= m[i];\n"
         "  if (seen) sink[0] = seen;\n"
         "}\n";
+    kit::build_in_service(source, "-cl-std=CL1.2");  // a batch's build service, when there is one
     cl::Program program(rt.context, source);
     program.build("-cl-std=CL1.2");
     kernel_ = cl::Kernel(program, "kit_scrub_local");

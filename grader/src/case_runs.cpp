@@ -3,6 +3,7 @@
 #include <chrono>
 
 #include "files.hpp"
+#include "kit/build_service.hpp"
 
 namespace grader {
 namespace {
@@ -109,6 +110,7 @@ CaseRuns run_cases(const LabSpec& spec, const GradeSettings& s, const std::files
     SandboxLimits limits{spec.build_time_limit_s, spec.memory_limit_mb, s.pocl_threads, s.pocl_cache()};
     limits.case_threads = own_threads(mine[0]) ? own_threads(mine[0]) : s.pocl_threads;
     limits.limit_address_space = s.cpu_device;
+    if (!s.build_service.empty()) limits.environment.emplace_back(kit::kBuildServiceVariable, s.build_service);
     for (std::size_t p : mine) limits.seconds += limit_of(p);  // the CPU-time backstop covers them all
 
     // Follows the child through its build and its cases from the files it writes: each phase's

@@ -7,6 +7,7 @@
 #include <fstream>
 #include <map>
 #include <mutex>
+#include <optional>
 #include <regex>
 #include <sstream>
 
@@ -97,41 +98,60 @@ std::vector<CaseResult> oclgrind_cases(const LabSpec& spec, bool with_safety, bo
   if (oclgrind.empty()) return all("error", "the safety and algorithm checks need Oclgrind: apt-get install oclgrind");
 
   SandboxLimits limits{safety.time_limit_s, safety.memory_limit_mb, 1, s.pocl_cache(), 4 << 20};
-  // -O0 keeps every access at its own source line in Oclgrind's reports. The reports go to a file
-  // of their own: a kernel's printf cannot push them out of the captured output.
-  const std::filesystem::path report_log = s.workdir / "safety" / "oclgrind.log";
-  const std::filesystem::path work_log = s.workdir / "safety" / "work-span.jsonl";
-  std::filesystem::create_directories(report_log.parent_path());
-  std::filesystem::remove(report_log);
-  std::filesystem::remove(work_log);
-  std::vector<std::string> prefix = {oclgrind};
-  if (with_safety) prefix.insert(prefix.end(), {"--data-races", "--uniform-writes", "--uninitialized"});
-  prefix.insert(prefix.end(), {"--build-options", "-O0", "--log", report_log.string()});
-  // Oclgrind's device offers work-groups of up to 1024 work-items; a safety case asks for more
-  // (lab 04's unrolled rung at L = 4096) and gets a device that allows them.
-  if (const json local = safety.params.value("local", json()); local.is_number_unsigned() && local.get<std::size_t>() > 1024)
-    prefix.insert(prefix.end(), {"--max-wgsize", std::to_string(local.get<std::size_t>())});
+  std::filesystem::path plugin;
   if (with_algorithm) {
-    const std::filesystem::path plugin = find_work_span_plugin(s);
+    plugin = find_work_span_plugin(s);
     if (!std::filesystem::exists(plugin))
       return all("error", "the algorithm checks need the kit's Oclgrind plugin " + plugin.string() + ": build the kit");
-    prefix.insert(prefix.end(), {"--plugins", plugin.string()});
-    limits.environment.emplace_back("KIT_WORK_SPAN_LOG", work_log.string());
   }
-  const ChildRun run = run_child(s, prefix,
-                                 {"--lab", lab, "--kernel", copy.string(), "--shown-as", shown_as, "--case", safety.params.dump()},
-                                 limits, s.workdir / "safety");
-  for (CaseResult& c : results) c.seconds = run.outcome.seconds;
-  if (run.outcome.end == ChildOutcome::End::TimedOut)
-    return all("timeout", "the run under Oclgrind " + run.outcome.reason(limits) + "; memory safety and the algorithm could not be shown");
+  // The runs in turn, each under its own time limit. Their reports and measurements add up; the
+  // first run that does not finish cleanly (else the last) is the one the results below speak of.
+  ChildRun run;
+  std::optional<ChildRun> decisive;
+  std::string reports, work_spans;
+  double seconds = 0;
+  for (std::size_t i = 0; i < safety.runs.size(); ++i) {
+    const json& params = safety.runs[i];
+    const std::filesystem::path dir = s.workdir / ("safety" + (i ? "-" + std::to_string(i) : std::string()));
+    // -O0 keeps every access at its own source line in Oclgrind's reports. The reports go to a
+    // file of their own: a kernel's printf cannot push them out of the captured output.
+    const std::filesystem::path report_log = dir / "oclgrind.log", work_log = dir / "work-span.jsonl";
+    std::filesystem::create_directories(dir);
+    std::filesystem::remove(report_log);
+    std::filesystem::remove(work_log);
+    std::vector<std::string> prefix = {oclgrind};
+    if (with_safety) prefix.insert(prefix.end(), {"--data-races", "--uniform-writes", "--uninitialized"});
+    prefix.insert(prefix.end(), {"--build-options", "-O0", "--log", report_log.string()});
+    // Oclgrind's device offers work-groups of up to 1024 work-items; a safety case asks for more
+    // (lab 04's unrolled rung at L = 4096) and gets a device that allows them.
+    if (const json local = params.value("local", json()); local.is_number_unsigned() && local.get<std::size_t>() > 1024)
+      prefix.insert(prefix.end(), {"--max-wgsize", std::to_string(local.get<std::size_t>())});
+    SandboxLimits these = limits;
+    if (with_algorithm) {
+      prefix.insert(prefix.end(), {"--plugins", plugin.string()});
+      these.environment.emplace_back("KIT_WORK_SPAN_LOG", work_log.string());
+    }
+    run = run_child(s, prefix, {"--lab", lab, "--kernel", copy.string(), "--shown-as", shown_as, "--case", params.dump()},
+                    these, dir);
+    seconds += run.outcome.seconds;
+    const std::string which = safety.runs.size() > 1 ? " (run " + std::to_string(i + 1) + " of " + std::to_string(safety.runs.size()) + ": " + params.dump() + ")" : "";
+    if (run.outcome.end == ChildOutcome::End::TimedOut) {
+      for (CaseResult& c : results) c.seconds = seconds;
+      return all("timeout", "the run under Oclgrind" + which + " " + run.outcome.reason(limits) +
+                                "; memory safety and the algorithm could not be shown");
+    }
+    if (std::filesystem::exists(report_log)) reports += read_file(report_log);
+    if (std::filesystem::exists(work_log)) work_spans += read_file(work_log);
+    if (reports.size() > (16u << 20)) reports.resize(16u << 20);  // thousands of reports: enough to judge
+    const bool clean = run.outcome.end == ChildOutcome::End::Exited && run.outcome.exit_code == 0 &&
+                       run.result.value("status", "") == "ok";
+    if (!clean && !decisive) decisive = run;
+  }
+  if (decisive) run = *decisive;
+  for (CaseResult& c : results) c.seconds = seconds;
 
   std::vector<OclgrindFinding> findings;
   std::size_t allowed = 0;
-  std::string reports;
-  if (std::filesystem::exists(report_log)) {
-    reports = read_file(report_log);
-    if (reports.size() > (16u << 20)) reports.resize(16u << 20);  // thousands of reports: enough to judge
-  }
   for (const OclgrindFinding& f : parse_oclgrind(reports)) {
     bool ok = false;
     for (const AllowedFinding& a : safety.allow)
@@ -162,13 +182,13 @@ std::vector<CaseResult> oclgrind_cases(const LabSpec& spec, bool with_safety, bo
       measured = algorithm_not_run(*spec.algorithm, "error", "the run under Oclgrind did not finish (" + run.outcome.reason(limits) +
                                                                  "), so the algorithm could not be measured");
     else try {
-      measured = algorithm_results(*spec.algorithm, parse_work_span(std::filesystem::exists(work_log) ? read_file(work_log) : ""));
+      measured = algorithm_results(*spec.algorithm, parse_work_span(work_spans));
     } catch (const kit::Error& e) {
       measured = algorithm_not_run(*spec.algorithm, "error", std::string("the plugin's measurements could not be read: ") + e.what());
     }
     if (finished && run.result["status"] != "ok")
       measured = algorithm_not_run(*spec.algorithm, "error", "the run under Oclgrind failed: " + run.result.value("message", "unknown error"));
-    for (CaseResult& m : measured) m.seconds = run.outcome.seconds;
+    for (CaseResult& m : measured) m.seconds = seconds;
     std::copy(measured.begin(), measured.end(), results.end() - measured.size());
   }
   for (CaseResult& c : results) {

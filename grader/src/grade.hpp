@@ -36,6 +36,8 @@ struct GradeSettings {
   // only identical programs meet there (the kit's own: the local-memory scrub, lab 06's stored
   // baseline), each compiled once. Empty: a private one in `workdir`.
   std::filesystem::path shared_pocl_cache{};
+  // A build service for the children that run cases (kit/build_service.hpp): its socket, or empty.
+  std::string build_service{};
   std::filesystem::path pocl_cache() const { return shared_pocl_cache.empty() ? workdir / "pocl-cache" : shared_pocl_cache; }
 };
 

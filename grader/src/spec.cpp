@@ -79,11 +79,17 @@ SafetySpec load_safety(const std::string& where, const json& node, const LabSpec
   const Reader r{where + ": safety", node};
   if (!node.is_object()) r.fail("", "must be a JSON object");
   SafetySpec s;
-  s.params = r.need("case");
-  try {
-    validate_case(spec, driver, s.params, true);
-  } catch (const kit::Error& e) {
-    r.fail("case", e.what());
+  if (node.contains("case") == node.contains("cases")) r.fail("", "give one run as \"case\" or several as \"cases\", not both or neither");
+  if (node.contains("case")) s.runs.push_back(node["case"]);
+  else if (!node["cases"].is_array() || node["cases"].empty()) r.fail("cases", "must be a non-empty array of cases");
+  else s.runs = node["cases"].get<std::vector<json>>();
+  for (std::size_t i = 0; i < s.runs.size(); ++i) {
+    const std::string field = node.contains("case") ? "case" : "cases[" + std::to_string(i) + "]";
+    try {
+      validate_case(spec, driver, s.runs[i], true);
+    } catch (const kit::Error& e) {
+      r.fail(field, e.what());
+    }
   }
   s.time_limit_s = r.number("time_limit_s", 60);
   s.memory_limit_mb = std::size_t(r.number("memory_limit_mb", 2048));

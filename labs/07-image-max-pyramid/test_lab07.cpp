@@ -374,11 +374,11 @@ TEST_CASE("lab 07: the spec grades both block sizes apart, min through the build
   CHECK((visible > 0 && visible < int(spec.cases.size())));
   CHECK((square_large && cut_both_ways && row && column));
   REQUIRE(spec.safety);
-  CHECK(spec.safety->params.at("block") == grader::json::array({2, 4}));  // both kernels, in turn
-  CHECK(spec.safety->time_limit_s == 10);
+  CHECK(spec.safety->runs.at(0).at("block") == grader::json::array({2, 4}));  // both kernels, in turn
+  CHECK(spec.safety->time_limit_s == 5);
   REQUIRE(spec.safety->allow.size() == 1);
   CHECK(spec.safety->allow[0].kind == "uninitialized");  // Oclgrind's image shadow, on PICK lines only
-  const auto both = grader::expand_variants(spec.safety->params);
+  const auto both = grader::expand_variants(spec.safety->runs.at(0));
   REQUIRE(both.size() == 2);
   for (const auto& one : both)
     CHECK(grader::lab_driver(lab07::kLab).run_case(test::runtime(), kSolution(), "ImagePyramid.cl", one).at("wrong").is_null());

@@ -127,3 +127,18 @@ TEST_CASE("Oclgrind crashing after the run is its own fault, crashing before it 
     CHECK(c["message"].get<std::string>().find("not a finding against the kernel") != std::string::npos);
   }
 }
+
+TEST_CASE("a safety block of several runs adds up their findings: lab 04's rung 1 at L = 64 and rung 5 at L = 4096") {
+  test::TempDir labs;
+  std::string kernel = test::read(kit::root() / "solutions/04-tree-reductions/TreeReductions.cl");
+  // Rung 1 without its barrier between levels (seen in the first run), and rung 5's largest level
+  // also taking work-item 2048, which reads what work-item 0 writes (a level only L = 4096 has).
+  kernel = test::replace_once(kernel, "        barrier(CLK_LOCAL_MEM_FENCE);           // this level is done before the next one reads it\n", "");
+  kernel = test::replace_once(kernel, "if (tid < 2048)", "if (tid <= 2048)");
+  test::write(labs / "04-tree-reductions" / "TreeReductions.cl", kernel);
+  const auto run = test::run_program("grader", "check 04 --races --dir " + labs.path.string());
+  INFO(run.output);
+  CHECK(run.output.find("FAIL memory safety: data races (Oclgrind)") != std::string::npos);
+  CHECK(run.output.find("`scratch[tid] += scratch[tid + s];`") != std::string::npos);  // rung 1, first run
+  CHECK(run.output.find("`if (WG_SIZE >= 4096) { if (tid <= 2048) scratch[tid] += scratch[tid + 2048];") != std::string::npos);  // second run
+}

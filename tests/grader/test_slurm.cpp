@@ -28,7 +28,7 @@ TEST_CASE("grader slurm plans chunks of the students still to grade, with time a
   CHECK(plan.chunks[1] == std::vector<std::string>{"dan", "eve"});
   // Worst case of one student: the build, every case and the Oclgrind run each to its limit.
   const grader::LabSpec& spec = o.batch.specs[0];
-  double student = spec.build_time_limit_s + spec.safety->time_limit_s;
+  double student = spec.build_time_limit_s + spec.safety->time_limit_s * double(spec.safety->runs.size());
   for (const auto& c : spec.cases) student += c.time_limit_s;
   CHECK(plan.minutes == int(std::ceil(student * 2 / 2 * 1.25 / 60)) + 5);
   CHECK(plan.memory_mb == std::max(spec.memory_limit_mb, spec.safety->memory_limit_mb) * 2 + 512);

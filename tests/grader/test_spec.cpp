@@ -160,3 +160,24 @@ TEST_CASE("asking for a lab without a spec names it") {
   CHECK_THROWS_WITH_AS(grader::load_specs(kit::root() / "grader" / "specs", {"42"}),
                        doctest::Contains("no grading spec for lab '42'"), kit::Error);
 }
+
+TEST_CASE("a safety block gives one run as case or several as cases; each run of cases is checked by its index") {
+  const auto with_safety = [](const std::string& runs) {
+    return with("}]}", "}], \"safety\": {" + runs + R"(, "visibility": "visible", "checks": {"data-race": 1}}})");
+  };
+  const std::string one = R"({"elements": 64, "local": 8, "data": "int", "seed": 2})";
+  const std::string other = R"({"elements": 4096, "local": 1024, "data": "int", "seed": 3})";
+  CHECK(error_of(with_safety("\"cases\": [" + one + ", " + other + "]")).empty());
+  test::TempDir dir;
+  test::write(dir / "03-array-mult-reduce.json", with_safety("\"cases\": [" + one + ", " + other + "]"));
+  const grader::LabSpec spec = grader::load_spec(dir / "03-array-mult-reduce.json");
+  REQUIRE(spec.safety);
+  REQUIRE(spec.safety->runs.size() == 2);
+  CHECK(spec.safety->runs[1].at("local") == 1024);
+  CHECK(error_of(with_safety("\"case\": " + one + ", \"cases\": [" + other + "]")).find("safety: give one run as \"case\" or several as \"cases\"") !=
+        std::string::npos);
+  CHECK(error_of(with_safety("\"time_limit_s\": 5")).find("safety: give one run as \"case\" or several as \"cases\"") != std::string::npos);
+  CHECK(error_of(with_safety("\"cases\": []")).find("safety.cases: must be a non-empty array of cases") != std::string::npos);
+  const std::string bad = R"({"elements": 64, "local": 8, "data": "complex", "seed": 2})";
+  CHECK(error_of(with_safety("\"cases\": [" + one + ", " + bad + "]")).find("safety.cases[1]: data: must be one of") != std::string::npos);
+}

@@ -1,0 +1,60 @@
+// The build service (kit/build_service.hpp): a long-lived process builds programs into PoCL's disk
+// cache for the short-lived grading children; a child that cannot use it builds alone.
+#include <doctest/doctest.h>
+#include <signal.h>
+
+#include <chrono>
+#include <cstdlib>
+#include <thread>
+
+#include "kit/build_service.hpp"
+#include "support.hpp"
+
+namespace {
+
+int programs_in(const std::filesystem::path& cache) {
+  int count = 0;
+  std::error_code ec;
+  for (auto it = std::filesystem::recursive_directory_iterator(cache, ec); !ec && it != std::filesystem::recursive_directory_iterator(); it.increment(ec))
+    count += it->path().filename() == "program.bc";
+  return count;
+}
+
+}  // namespace
+
+TEST_CASE("the build service builds into PoCL's cache; a failed build, no service or a stopped one answer false") {
+  const test::TempDir dir;
+  const std::filesystem::path cache = dir / "pocl-cache";
+  std::filesystem::create_directories(cache);
+  const std::string name = "@kit-test-build-service-" + std::to_string(getpid());
+  const auto started = test::run_command("POCL_CACHE_DIR='" + cache.string() + "' '" + std::string(KIT_BIN_DIR) +
+                                         "/grader' build-service --socket " + name + " > '" + (dir / "service.log").string() +
+                                         "' 2>&1 & echo $!");
+  const pid_t service = pid_t(std::stol(started.output));
+  const std::string options = "-cl-std=CL1.2 -cl-kernel-arg-info";
+  const std::string good = "kernel void k(global int *x) { x[get_global_id(0)] = " + std::to_string(getpid()) + "; }\n";
+
+  unsetenv(kit::kBuildServiceVariable);
+  CHECK_FALSE(kit::build_in_service(good, options));  // no service named: nothing asked
+
+  setenv(kit::kBuildServiceVariable, name.c_str(), 1);
+  bool built = false;
+  for (int i = 0; i < 100 && !built; ++i) {  // until it listens (PoCL starts in it first)
+    built = kit::build_in_service(good, options);
+    if (!built) std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  }
+  CHECK(built);
+  CHECK(programs_in(cache) == 1);  // PoCL's build of it, where the children will find it
+  CHECK(kit::build_in_service(good, options));  // again: PoCL's own cache answers
+  CHECK(programs_in(cache) == 1);
+  CHECK_FALSE(kit::build_in_service("kernel void k(global int *x) { x[0] = ; }\n", options));  // the child builds it itself, for the log
+  CHECK(kit::build_in_service(good, options + " -D OTHER=1"));  // other options: another program
+  CHECK(programs_in(cache) == 2);
+
+  kill(service, SIGKILL);
+  std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  const auto asked = std::chrono::steady_clock::now();
+  CHECK_FALSE(kit::build_in_service(good + "\n", options));  // gone: refused at once, never waited on
+  CHECK(std::chrono::steady_clock::now() - asked < std::chrono::seconds(1));
+  unsetenv(kit::kBuildServiceVariable);
+}
