@@ -1,5 +1,6 @@
 #include "case_runs.hpp"
 
+#include <algorithm>
 #include <chrono>
 
 #include "files.hpp"
@@ -167,15 +168,21 @@ CaseRuns run_cases(const LabSpec& spec, const GradeSettings& s, const std::files
     return done + 1;
   };
 
-  // A child runs the cases in a row that need the same PoCL threads: lab 08's contention cases
-  // (a thread count of their own) in a child of theirs, the others together.
-  for (std::size_t next = 0; next < n && !stop;) {
-    std::vector<std::size_t> mine{next};
-    for (std::size_t p = next + 1; p < n && own_threads(p) == own_threads(next); ++p) mine.push_back(p);
-    bool built = false;
-    next += launch(mine, built);
-    if (!built) return out;
+  // A child runs the cases that need the same PoCL threads, wherever they are in the spec: lab
+  // 08's contention cases (a thread count of their own) in a child of theirs, the others together.
+  // Each case's result keeps its place; the cases are independent of the order they run in.
+  std::vector<std::vector<std::size_t>> groups;
+  for (std::size_t p = 0; p < n; ++p) {
+    auto g = std::find_if(groups.begin(), groups.end(), [&](const auto& group) { return own_threads(group[0]) == own_threads(p); });
+    if (g == groups.end()) groups.push_back({p});
+    else g->push_back(p);
   }
+  for (const std::vector<std::size_t>& group : groups)
+    for (std::size_t next = 0; next < group.size() && !stop;) {
+      bool built = false;
+      next += launch(std::vector<std::size_t>(group.begin() + long(next), group.end()), built);
+      if (!built) return out;
+    }
   // Crashes to confirm, each in a fresh child of its own.
   for (std::size_t i = 0; i < confirm.size() && !stop; ++i) {
     bool built = false;

@@ -87,3 +87,14 @@ TEST_CASE("a batch grades a kernel once for every student whose file differs onl
   CHECK(ann["labs"][0]["cases"] == ben["labs"][0]["cases"]);
   CHECK(ben["student"] == "ben");
 }
+
+TEST_CASE("the cases that need the same PoCL threads share one child wherever they sit in the spec") {
+  // Lab 08's contention cases (2 PoCL threads) are its 7th, 12th and 13th of 39: graded in two
+  // children, one per thread count, not five runs of neighbours.
+  test::TempDir dir;
+  const auto run = test::run_program("grader", "bench 08 --students 1 --sample-every 100 --no-races --jobs 1 --work " + dir.path.string());
+  REQUIRE_MESSAGE(run.exit_code == 0, run.output);
+  const std::string whole = run.output.substr(run.output.find("this way"));
+  CHECK_MESSAGE(whole.find("; 2 case children") != std::string::npos, whole);
+  CHECK(run.output.find("verdicts: 1 student-labs graded both ways, 0 differ") != std::string::npos);
+}
