@@ -22,7 +22,7 @@ int programs_in(const std::filesystem::path& cache) {
 
 }  // namespace
 
-TEST_CASE("the build service builds into PoCL's cache; a failed build, no service or a stopped one answer false") {
+TEST_CASE("the build service builds into PoCL's cache, and a failed build, no service or a stopped one answer false") {
   const test::TempDir dir;
   const std::filesystem::path cache = dir / "pocl-cache";
   std::filesystem::create_directories(cache);

@@ -161,7 +161,7 @@ TEST_CASE("asking for a lab without a spec names it") {
                        doctest::Contains("no grading spec for lab '42'"), kit::Error);
 }
 
-TEST_CASE("a safety block gives one run as case or several as cases; each run of cases is checked by its index") {
+TEST_CASE("a safety block gives one run as case or several as cases, each run of cases checked by its index") {
   const auto with_safety = [](const std::string& runs) {
     return with("}]}", "}], \"safety\": {" + runs + R"(, "visibility": "visible", "checks": {"data-race": 1}}})");
   };
