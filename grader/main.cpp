@@ -8,6 +8,7 @@
 #include <thread>
 
 #include "batch.hpp"
+#include "build_service_process.hpp"
 #include "case_child.hpp"
 #include "class_bench.hpp"
 #include "classroom.hpp"
@@ -242,7 +243,7 @@ int main(int argc, char** argv) {
 
     if (*service) {
       const kit::Runtime rt = kit::Runtime::open(service_device);
-      if (rt.platform.getInfo<CL_PLATFORM_NAME>().find("Portable Computing Language") == std::string::npos) return 3;
+      if (!kit::is_pocl(rt.platform.getInfo<CL_PLATFORM_NAME>())) return grader::kNothingToServe;
       kit::serve_builds(service_socket, rt.context, rt.device, service_limit);
     }
 

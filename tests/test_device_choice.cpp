@@ -63,3 +63,10 @@ TEST_CASE("this machine's default device is PoCL's CPU device") {
   CHECK(list.str().find("max work-group size") != std::string::npos);
   CHECK(list.str().find("local memory") != std::string::npos);
 }
+
+TEST_CASE("PoCL's platform is told by its name, whatever the case, and no other platform is") {
+  CHECK(kit::is_pocl("Portable Computing Language"));
+  CHECK(kit::is_pocl("pocl"));
+  CHECK_FALSE(kit::is_pocl("NVIDIA CUDA"));
+  CHECK_FALSE(kit::is_pocl("Oclgrind"));
+}

@@ -1,6 +1,5 @@
 #include "kit/build_service.hpp"
 
-#include <poll.h>
 #include <signal.h>
 #include <sys/socket.h>
 #include <sys/un.h>

@@ -22,11 +22,6 @@ bool is_index(const std::string& s) {
   return !s.empty() && std::all_of(s.begin(), s.end(), [](unsigned char c) { return std::isdigit(c); });
 }
 
-bool is_pocl(const std::string& platform_name) {
-  const std::string n = lower(platform_name);
-  return n.find("portable computing language") != std::string::npos || n.find("pocl") != std::string::npos;
-}
-
 std::string what_exists(const std::vector<PlatformNames>& machine) {
   std::ostringstream out;
   out << "available (run with --list for details):";
@@ -44,6 +39,11 @@ std::string trim(std::string s) {
 }
 
 }  // namespace
+
+bool is_pocl(const std::string& platform_name) {
+  const std::string n = lower(platform_name);
+  return n.find("portable computing language") != std::string::npos || n.find("pocl") != std::string::npos;
+}
 
 bool spec_matches(const std::string& spec, std::size_t index, const std::string& name) {
   if (is_index(spec)) return std::stoull(spec) == index;

@@ -8,10 +8,6 @@
 
 namespace grader {
 
-// The service's exit status when the device it would build for is not PoCL's: only PoCL keeps
-// the builds on disk where the children find them, so there is nothing to serve.
-constexpr int kNothingToServe = 3;
-
 BuildServiceProcess::BuildServiceProcess(const std::filesystem::path& grader_exe, const std::filesystem::path& pocl_cache,
                                          const std::filesystem::path& dir, int slot, double build_limit_s)
     : socket_("@kit-build-" + std::to_string(getpid()) + "-" + std::to_string(slot)) {

@@ -9,6 +9,10 @@
 
 namespace grader {
 
+// `grader build-service`'s exit status when the device it would build for is not PoCL's: only
+// PoCL keeps the builds on disk where the children find them, so there is nothing to serve.
+inline constexpr int kNothingToServe = 3;
+
 class BuildServiceProcess {
  public:
   // `pocl_cache` is the worker's PoCL cache (the one its children use); `dir` holds the

@@ -80,9 +80,10 @@ class LocalMemoryScrub {
         "  for (uint i = get_local_id(0); i < n; i += get_local_size(0)) seen |= m[i];\n"
         "  if (seen) sink[0] = seen;\n"
         "}\n";
-    kit::build_in_service(source, "-cl-std=CL1.2");  // a batch's build service, when there is one
+    static const char* options = "-cl-std=CL1.2";
+    kit::build_in_service(source, options);  // a batch's build service, when there is one
     cl::Program program(rt.context, source);
-    program.build("-cl-std=CL1.2");
+    program.build(options);
     kernel_ = cl::Kernel(program, "kit_scrub_local");
     sink_ = cl::Buffer(rt.context, CL_MEM_READ_WRITE, sizeof(cl_uint));
     const cl_ulong bytes = rt.device.getInfo<CL_DEVICE_LOCAL_MEM_SIZE>();

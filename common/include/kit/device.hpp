@@ -32,6 +32,9 @@ struct Choice {
 // Throws kit::Error naming the value that matched nothing and listing what exists.
 Choice choose_device(const std::vector<PlatformNames>& machine, const DeviceOptions& options);
 
+// True for PoCL's platform ("Portable Computing Language"), by its name.
+bool is_pocl(const std::string& platform_name);
+
 // True when `spec` is this index, or a case-insensitive substring of `name`.
 bool spec_matches(const std::string& spec, std::size_t index, const std::string& name);
 
