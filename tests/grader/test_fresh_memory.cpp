@@ -1,0 +1,60 @@
+// Memory a kernel reads where nothing was written starts as zeros in every run (fresh_memory.hpp),
+// so grading the same kernel twice gives the same grade.
+#include <doctest/doctest.h>
+
+#include <nlohmann/json.hpp>
+
+#include "case_runs.hpp"
+#include "kit/paths.hpp"
+#include "spec.hpp"
+#include "support.hpp"
+
+using json = nlohmann::json;
+
+TEST_CASE("a kernel reading memory no work-item wrote gets the same grade in every run") {
+  // Lab 05's pairwise pass one element too far: each pass also reads the slot past its data, a
+  // slot of a buffer the host never filled. Without fixed fresh memory that slot held what the
+  // process had freed there last (tiny floats, zeros, whatever), and the min case came out
+  // differently from run to run; now it holds 0 every time.
+  test::TempDir dir;
+  std::string source = test::read(kit::root() / "solutions/05-multipass-reductions/MultipassReductions.cl");
+  const std::string bound = "if (i < active - s)";
+  REQUIRE(source.find(bound) != std::string::npos);
+  source.replace(source.find(bound), bound.size(), "if (i <= active - s)");
+  test::write(dir / "class" / "ann" / "MultipassReductions.cl", source);
+  std::vector<json> runs;
+  for (const char* out : {"first", "second"}) {
+    const auto run = test::run_program("grader", "grade --labs 05 --no-races --submissions " + (dir / "class").string() +
+                                                     " --out " + (dir / out).string());
+    REQUIRE_MESSAGE(run.exit_code == 0, run.output);
+    json cases = json::parse(test::read(dir / out / "ann" / "report.json"))["labs"][0]["cases"];
+    for (json& c : cases) c.erase("seconds");
+    runs.push_back(cases);
+  }
+  CHECK(runs[0] == runs[1]);
+  bool seen = false;
+  for (const json& c : runs[0])
+    if (c["name"].get<std::string>().rfind("pairwise: N = L - 1 = 255 positive values, min", 0) == 0) {
+      seen = true;
+      CHECK(c["status"] == "wrong");
+      CHECK(c["message"].get<std::string>().find("expected 1.00120413, got 0 (exact)") != std::string::npos);
+    }
+  CHECK(seen);
+}
+
+TEST_CASE("every child that runs a kernel's cases, both ways, starts with zeroed fresh memory") {
+  // A stand-in for `grader run-case` that writes down the environment it was given, then fails
+  // its build: what a real child would see.
+  test::TempDir dir;
+  const std::filesystem::path fake = dir / "fake-grader";
+  test::write(fake, "#!/bin/sh\necho \"$MALLOC_PERTURB_\" >> " + (dir / "seen").string() + "\n");
+  std::filesystem::permissions(fake, std::filesystem::perms::owner_all);
+  const auto spec = grader::load_specs(kit::root() / "grader" / "specs", {"03"}).at(0);
+  for (const bool earlier_way : {false, true}) {
+    grader::GradeSettings s{fake, dir / "work"};
+    s.child_per_case = earlier_way;
+    std::filesystem::create_directories(s.workdir);
+    grader::run_cases(spec, s, dir / "K.cl", "K.cl", {0, 1}, [](std::size_t, const json&) { return grader::CaseVerdict::Passed; });
+  }
+  CHECK(test::read(dir / "seen") == "255\n255\n");  // one child each way, which stopped at its build
+}
