@@ -99,6 +99,7 @@ std::vector<CaseResult> oclgrind_cases(const LabSpec& spec, bool with_safety, bo
   if (oclgrind.empty()) return all("error", "the safety and algorithm checks need Oclgrind: apt-get install oclgrind");
 
   SandboxLimits limits{safety.time_limit_s, safety.memory_limit_mb, 1, s.pocl_cache(), 4 << 20};
+  zero_fresh_memory(limits);  // Oclgrind's buffers: a value read before it was written is the same in every run
   std::filesystem::path plugin;
   if (with_algorithm) {
     plugin = find_work_span_plugin(s);

@@ -104,6 +104,10 @@ ChildOutcome run_in_sandbox(const std::vector<std::string>& argv, const SandboxL
     setenv("POCL_CACHE_DIR", limits.pocl_cache.c_str(), 1);
     setenv("POCL_MAX_PTHREAD_COUNT", std::to_string(threads.count).c_str(), 1);
     setenv("OMP_NUM_THREADS", std::to_string(threads.count).c_str(), 1);
+    // Oclgrind too: with a worker per core it runs work-groups in an order that changes from run
+    // to run, and so do the races it reports between them (a kernel was "unsafe" in one run and
+    // not in the next); an endless loop would also keep every core busy until the time limit.
+    setenv("OCLGRIND_NUM_THREADS", std::to_string(threads.count).c_str(), 1);
     if (threads.pinned) setenv("POCL_AFFINITY", "1", 1);
     else unsetenv("POCL_AFFINITY");
     for (const auto& [name, value] : limits.environment) setenv(name.c_str(), value.c_str(), 1);

@@ -2,6 +2,8 @@
 // so grading the same kernel twice gives the same grade.
 #include <doctest/doctest.h>
 
+#include <cstdlib>
+
 #include <nlohmann/json.hpp>
 
 #include "case_runs.hpp"
@@ -57,4 +59,19 @@ TEST_CASE("every child that runs a kernel's cases, both ways, starts with zeroed
     grader::run_cases(spec, s, dir / "K.cl", "K.cl", {0, 1}, [](std::size_t, const json&) { return grader::CaseVerdict::Passed; });
   }
   CHECK(test::read(dir / "seen") == "255\n255\n");  // one child each way, which stopped at its build
+}
+
+TEST_CASE("the run under Oclgrind gets one worker thread and zeroed fresh memory, so its findings repeat") {
+  // With a worker per core Oclgrind ran work-groups in a changing order, and a lab 08 kernel whose
+  // scatter collides was "unsafe" in one run and clean in the next. A stand-in for Oclgrind
+  // writes down what it was given.
+  test::TempDir dir;
+  const std::filesystem::path fake = dir / "fake-oclgrind";
+  test::write(fake, "#!/bin/sh\necho \"$OCLGRIND_NUM_THREADS $MALLOC_PERTURB_\" >> " + (dir / "seen").string() + "\n");
+  std::filesystem::permissions(fake, std::filesystem::perms::owner_all);
+  setenv("KIT_OCLGRIND", fake.c_str(), 1);
+  const auto run = test::run_program("grader", "check 03 --races --dir " + (kit::root() / "solutions").string());
+  unsetenv("KIT_OCLGRIND");
+  CHECK(run.exit_code == 1);  // the stand-in found nothing to report: the checks could not be made
+  CHECK(test::read(dir / "seen") == "1 255\n");
 }

@@ -61,10 +61,13 @@ TEST_CASE("running out of memory is reported as such") {
 
 TEST_CASE("an ordinary exit passes its status, output and environment through") {
   test::TempDir dir;
-  const auto out = sh("echo \"threads=$POCL_MAX_PTHREAD_COUNT cache=$POCL_CACHE_DIR\"; exit 3", {5, 1024, 2, {}}, dir);
+  const auto out = sh("echo \"threads=$POCL_MAX_PTHREAD_COUNT cache=$POCL_CACHE_DIR\"; "
+                      "echo \"openmp=$OMP_NUM_THREADS oclgrind=$OCLGRIND_NUM_THREADS\"; exit 3",
+                      {5, 1024, 2, {}}, dir);
   CHECK(out.end == grader::ChildOutcome::End::Exited);
   CHECK(out.exit_code == 3);
   CHECK(out.output.find("threads=2") != std::string::npos);
+  CHECK(out.output.find("openmp=2 oclgrind=2") != std::string::npos);  // the step's threads, whoever runs it
   CHECK(out.output.find("cache=" + (dir / "cache").string()) != std::string::npos);
 }
 
