@@ -39,7 +39,7 @@ CaseRuns one_child_each(const LabSpec& spec, const GradeSettings& s, const std::
   out.seconds.assign(indices.size(), 0);
   SandboxLimits limits{spec.build_time_limit_s, spec.memory_limit_mb, s.pocl_threads, s.pocl_cache()};
   limits.limit_address_space = s.cpu_device;
-  zero_fresh_memory(limits);
+  if (s.cpu_device) zero_fresh_memory(limits);
   std::vector<std::string> common = {"--lab", spec.lab, "--kernel", kernel.string(), "--shown-as", shown_as};
   for (const std::string& a : device_args(s.device)) common.push_back(a);
   const ChildRun built = run_child(s, {}, common, limits, s.workdir / "build");
@@ -113,7 +113,7 @@ CaseRuns run_cases(const LabSpec& spec, const GradeSettings& s, const std::files
     SandboxLimits limits{spec.build_time_limit_s, spec.memory_limit_mb, s.pocl_threads, s.pocl_cache()};
     limits.case_threads = own_threads(mine[0]) ? own_threads(mine[0]) : s.pocl_threads;
     limits.limit_address_space = s.cpu_device;
-    zero_fresh_memory(limits);
+    if (s.cpu_device) zero_fresh_memory(limits);
     if (!s.build_service.empty()) limits.environment.emplace_back(kit::kBuildServiceVariable, s.build_service);
     for (std::size_t p : mine) limits.seconds += limit_of(p);  // the CPU-time backstop covers them all
 

@@ -3,9 +3,11 @@
 // one past the data. On a CPU device that is host memory, and a new buffer may get a block the
 // process freed before, holding whatever was last there; which block depends on thread timing, so
 // the same kernel could pass in one run and fail in the next (regrading one class moved two
-// kernels' points that way). Every child that runs cases gets glibc's MALLOC_PERTURB_=255, which
-// zeroes each block as it is handed out: every buffer, and the CPU device's local memory, starts
-// as zeros, as in a process that has freed nothing yet, in every run.
+// kernels' points that way). Every child that runs a kernel on a CPU device (its cases, the speed
+// case) and every run under Oclgrind gets glibc's MALLOC_PERTURB_=255, which zeroes each block as
+// it is handed out: every buffer, and the CPU device's local memory, starts as zeros, as in a
+// process that has freed nothing yet, in every run. A GPU keeps its buffers in its own memory,
+// which this does not reach, so children on a GPU are left as they were.
 #include "sandbox.hpp"
 
 namespace grader {

@@ -340,7 +340,7 @@ LabResult grade_screened(const LabSpec& spec, const LabReference& reference, con
     CaseResult cr{kSpeedCase, sp.visible, 0, sp.points, "", "", "", 0, "speed"};
     SandboxLimits limits{sp.time_limit_s, spec.memory_limit_mb, s.pocl_threads, s.pocl_cache()};
     limits.limit_address_space = s.cpu_device;
-    zero_fresh_memory(limits);
+    if (s.cpu_device) zero_fresh_memory(limits);
     std::vector<std::string> args = {"--lab", spec.lab, "--kernel", copy.string(), "--shown-as", shown_as, "--case",
                                      sp.params.dump(), "--baseline", reference.baseline.string(), "--pairs", std::to_string(sp.pairs)};
     for (const std::string& a : device_args(s.device)) args.push_back(a);
