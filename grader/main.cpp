@@ -233,16 +233,13 @@ int main(int argc, char** argv) {
     service->group("");  // hidden from --help
     std::string service_socket;
     unsigned service_limit = 60;
-    kit::DeviceOptions service_device;
     service->add_option("--socket", service_socket)->required();
     service->add_option("--build-limit", service_limit);
-    service->add_option("--platform", service_device.platform);
-    service->add_option("--device", service_device.device);
 
     if (const int status = kit::parse_args(app, argc, argv); status >= 0) return status;
 
     if (*service) {
-      const kit::Runtime rt = kit::Runtime::open(service_device);
+      const kit::Runtime rt = kit::Runtime::open({});  // the children's device: the service runs only without --devices
       if (!kit::is_pocl(rt.platform.getInfo<CL_PLATFORM_NAME>())) return grader::kNothingToServe;
       kit::serve_builds(service_socket, rt.context, rt.device, service_limit);
     }

@@ -32,6 +32,23 @@ TEST_CASE("grader slurm plans chunks of the students still to grade, with time a
   for (const auto& c : spec.cases) student += c.time_limit_s;
   CHECK(plan.minutes == int(std::ceil(student * 2 / 2 * 1.25 / 60)) + 5);
   CHECK(plan.memory_mb == std::max(spec.memory_limit_mb, spec.safety->memory_limit_mb) * 2 + 512);
+
+  // Lab 04's safety block is two runs under Oclgrind, each with its own 10 s: both count. Twelve
+  // students on one CPU, so that one run more or less moves the estimate by minutes.
+  grader::SlurmOptions four;
+  four.batch.specs = grader::load_specs(kit::root() / "grader" / "specs", {"04"});
+  four.chunk_size = 12;
+  four.cpus_per_task = 1;
+  const grader::LabSpec& ladder = four.batch.specs[0];
+  REQUIRE(ladder.safety->runs.size() == 2);
+  REQUIRE(ladder.safety->time_limit_s == 10);
+  double one = ladder.build_time_limit_s + 2 * 10;
+  for (const auto& c : ladder.cases) one += c.time_limit_s;
+  std::vector<std::string> twelve;
+  for (int i = 0; i < 12; ++i) twelve.push_back("s" + std::to_string(i));
+  const int minutes = grader::plan_slurm(four, twelve, {}).minutes;
+  CHECK(minutes == int(std::ceil(one * 12 * 1.25 / 60)) + 5);
+  CHECK(minutes > int(std::ceil((one - 10) * 12 * 1.25 / 60)) + 5);  // not one run's worth
 }
 
 TEST_CASE("grader slurm --dry-run writes readable scripts and submits nothing") {
