@@ -41,6 +41,12 @@ sed 's|offset \*= 2|offset *= 1|' "$sol" > "$gpu_class/endless-loop/ArrayMultRed
 mkdir -p "$gpu_class/huge-local-array"
 sed 's|^\( *\)int gid *= get_global_id(0);.*$|&\n    local float big[1 << 20];|; s|^\( *\)prods\[tnum\] = dA\[gid\] \* dB\[gid\];|    big[tnum] = dA[gid];\n    prods[tnum] = big[tnum] * dB[gid];|' "$sol" > "$gpu_class/huge-local-array/ArrayMultReduce.cl"
 
+# Accesses far outside a buffer: on PoCL a crash of the child, on a GPU a failed clFinish.
+mkdir -p "$gpu_class/writes-far-past-dC"
+sed 's|dC\[wgNum\] = prods\[0\];|dC[wgNum + (1 << 30)] = prods[0];|' "$sol" > "$gpu_class/writes-far-past-dC/ArrayMultReduce.cl"
+mkdir -p "$gpu_class/reads-far-past-dA"
+sed 's|prods\[tnum\] = dA\[gid\] \* dB\[gid\];|prods[tnum] = dA[gid + (1 << 30)] * dB[gid];|' "$sol" > "$gpu_class/reads-far-past-dA/ArrayMultReduce.cl"
+
 solution_class=$work/solutions
 mkdir -p "$solution_class"; cp -r solutions "$solution_class/solution"
 
@@ -64,6 +70,10 @@ mkdir -p "$solution_class"; cp -r solutions "$solution_class/solution"
   echo; echo "## 3. Kernels right on a CPU and wrong on a GPU, and bad input: PoCL and the GPU side by side (--devices pocl,nvidia)"
   timed "$bin/grader" grade --devices pocl,nvidia $oclgrind_flag --jobs 2 --labs 03 --submissions "$gpu_class" --out "$work/out-gpu-class"
   for s in $(ls "$gpu_class"); do echo; echo "### $s"; cat "$work/out-gpu-class/$s/report.md"; done
+  for s in writes-far-past-dC reads-far-past-dA; do
+    echo; echo "### $s: the lab program on the GPU, as a student runs it"
+    timeout 60 "$bin/03-array-mult-reduce" -p nvidia -k "$gpu_class/$s/ArrayMultReduce.cl" --check 2>&1 | tail -4; echo "(exit ${PIPESTATUS[0]})"
+  done
 
   echo; echo "## 4. The example class (lab 03) on both devices"
   timed "$bin/grader" grade --devices pocl,nvidia $oclgrind_flag --jobs 4 --labs 03 --submissions grader/examples/class --out "$work/out-example"

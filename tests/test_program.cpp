@@ -1,7 +1,8 @@
-// Building kernel files: readable build errors and signature checks.
+// Building kernel files: readable build errors and signature checks; telling a kernel that failed on the device.
 #include <doctest/doctest.h>
 
 #include "array_mult_reduce.hpp"
+#include "kit/errors.hpp"
 #include "kit/paths.hpp"
 #include "kit/program.hpp"
 #include "labs.hpp"
@@ -164,4 +165,15 @@ TEST_CASE("a program built again from the same text and options is the one built
   CHECK(build("")() != first());                // the file changed: built anew, never a stale program
   test::write(file, kernel);
   CHECK(build("")() == first());                // and the first is still kept
+}
+
+TEST_CASE("a kernel's failure on the device is told from a call the host got wrong by the call and its status") {
+  // What a GPU's crash looks like: a command that runs or waits for the kernel fails.
+  CHECK(kit::kernel_failed_on_device(cl::Error(CL_OUT_OF_RESOURCES, "clFinish")));
+  CHECK(kit::kernel_failed_on_device(cl::Error(CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST, "clWaitForEvents")));
+  CHECK(kit::kernel_failed_on_device(cl::Error(-9999, "clEnqueueReadBuffer")));
+  // Creating objects is the host's side, whatever the status; a wrong argument is the host's too.
+  CHECK_FALSE(kit::kernel_failed_on_device(cl::Error(CL_OUT_OF_RESOURCES, "clCreateBuffer")));
+  CHECK_FALSE(kit::kernel_failed_on_device(cl::Error(CL_INVALID_VALUE, "clEnqueueReadBuffer")));
+  CHECK_FALSE(kit::kernel_failed_on_device(cl::Error(CL_OUT_OF_HOST_MEMORY, "clFinish")));
 }

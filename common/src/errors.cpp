@@ -62,14 +62,23 @@ std::string cl_status_name(cl_int status) {
   return std::string(name) + " (" + std::to_string(status) + ")";
 }
 
+bool kernel_failed_on_device(const cl::Error& e) {
+  const std::string call = e.what();
+  const bool runs_commands = call == "clFinish" || call == "clWaitForEvents" || call == "clFlush" || call.rfind("clEnqueue", 0) == 0;
+  const cl_int status = e.err();
+  return runs_commands && (status == CL_OUT_OF_RESOURCES || status == CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST || status == -9999);
+}
+
 int guarded_main(const std::function<int()>& body) {
   try {
     return body();
   } catch (const Error& e) {
     std::cerr << "error: " << e.what() << "\n";
   } catch (const cl::Error& e) {
-    std::cerr << "error: OpenCL call " << e.what() << " failed with " << cl_status_name(e.err())
-              << "\n";
+    std::cerr << "error: OpenCL call " << e.what() << " failed with " << cl_status_name(e.err()) << "\n";
+    if (kernel_failed_on_device(e))
+      std::cerr << "The kernel failed while it ran on the device: on a GPU that is most often an access outside a "
+                   "buffer. Check every index against its array's size (the grader's Oclgrind check names the line).\n";
   } catch (const std::exception& e) {
     std::cerr << "error: " << e.what() << "\n";
   }

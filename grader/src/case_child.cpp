@@ -12,8 +12,8 @@
 namespace grader {
 namespace {
 
-// The result of `step`, or the reason it failed: {"status": "build_error", "log"}, or
-// {"status": failed_status, "message"}.
+// The result of `step`, or the reason it failed: {"status": "build_error", "log"}, {"status":
+// "kernel-failed", "message"} (kit::kernel_failed_on_device), or {"status": failed_status, "message"}.
 template <class Step>
 json guarded(const char* failed_status, Step&& step) {
   try {
@@ -25,7 +25,9 @@ json guarded(const char* failed_status, Step&& step) {
   } catch (const kit::Error& e) {
     return {{"status", failed_status}, {"message", e.what()}};
   } catch (const cl::Error& e) {
-    return {{"status", "error"}, {"message", std::string("OpenCL call ") + e.what() + " failed with " + kit::cl_status_name(e.err())}};
+    const std::string message = std::string(e.what()) + " returned " + kit::cl_status_name(e.err());
+    if (kit::kernel_failed_on_device(e)) return {{"status", "kernel-failed"}, {"message", message}};  // the kernel's, not the grader's
+    return {{"status", "error"}, {"message", "OpenCL call " + message}};
   }
 }
 

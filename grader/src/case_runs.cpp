@@ -26,6 +26,13 @@ json read_result(const std::filesystem::path& file) {
   }
 }
 
+// A result the child wrote about its own failure (an OpenCL call or a build that failed), not the
+// kernel's outputs or a device limit.
+bool reported_failure(const json& result) {
+  const std::string status = result.value("status", "");
+  return status != "ok" && status != "not-run-here";
+}
+
 int case_threads(const CaseSpec& c, int fallback) {
   const json& t = c.params.value("pocl_threads", json());
   return t.is_number_unsigned() ? t.get<int>() : fallback;
@@ -98,7 +105,7 @@ CaseRuns run_cases(const LabSpec& spec, const GradeSettings& s, const std::files
   out.seconds.assign(n, 0);
   const auto limit_of = [&](std::size_t pos) { return spec.cases[indices[pos]].time_limit_s; };
   const auto own_threads = [&](std::size_t pos) { return case_threads(spec.cases[indices[pos]], 0); };
-  std::vector<std::size_t> confirm;  // positions that crashed after other cases ran in their child
+  std::vector<std::size_t> confirm;  // positions that crashed or failed after other cases ran in their child
   bool stop = false;
 
   // One child: builds the kernel, then runs the cases at positions `mine` in turn. Returns the
@@ -139,8 +146,10 @@ CaseRuns run_cases(const LabSpec& spec, const GradeSettings& s, const std::files
         out.results[pos] = read_result(file);
         out.seconds[pos] = seconds_between(phase_start, now);
         phase_start = now;
-        const CaseVerdict v = judge(indices[pos], out.results[pos]);
-        if (v == CaseVerdict::Stop) stop = true;
+        // An OpenCL call that failed after other cases ran in this child may be their doing (a heap
+        // a kernel wrote past its buffer into): the case is run again alone, like a crash below.
+        if (done > 0 && reported_failure(out.results[pos])) confirm.push_back(pos);
+        else if (judge(indices[pos], out.results[pos]) == CaseVerdict::Stop) stop = true;
         ++done;
       }
       return stop ? now : phase_start + std::chrono::seconds(5);  // stopped, or all done: let it exit
@@ -186,7 +195,7 @@ CaseRuns run_cases(const LabSpec& spec, const GradeSettings& s, const std::files
       next += launch(std::vector<std::size_t>(group.begin() + long(next), group.end()), built);
       if (!built) return out;
     }
-  // Crashes to confirm, each in a fresh child of its own.
+  // Crashes and failures to confirm, each in a fresh child of its own.
   for (std::size_t i = 0; i < confirm.size() && !stop; ++i) {
     bool built = false;
     launch({confirm[i]}, built);

@@ -276,6 +276,10 @@ CaseResult judge_case(const LabSpec& spec, const LabReference& reference, const 
     cr.status = got.value("end", "crashed");
     cr.message = "the case " + got.value("reason", "failed");
     cr.hint = step_hint(cr.status, source, shown_as);
+  } else if (status == "kernel-failed") {  // a GPU's crash
+    cr.status = "crashed";
+    cr.message = "the kernel failed on the device: " + got.value("message", "");
+    cr.hint = step_hint(cr.status, source, shown_as);
   } else {
     cr.status = "error";
     cr.message = got.value("message", "the case failed");
@@ -369,6 +373,9 @@ LabResult grade_screened(const LabSpec& spec, const LabReference& reference, con
     } else if (got.value("status", "") == "sandbox") {
       cr.status = got.value("end", "crashed");
       cr.message = "the speed case " + got.value("reason", "failed");
+    } else if (got.value("status", "") == "kernel-failed") {
+      cr.status = "crashed";
+      cr.message = "the kernel failed on the device in the speed case: " + got.value("message", "");
     } else {
       cr.status = "error";
       cr.message = got.value("message", "the speed case failed");

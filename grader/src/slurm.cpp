@@ -40,6 +40,34 @@ ResultMap all_results(const fs::path& out) {
   return results;
 }
 
+// Why a task graded `student`'s `lab` without a result to keep: the grader error its report names
+// (the newest round's first), or "" when no task got that far (cancelled, failed, still running).
+std::string grader_error(const fs::path& out, const std::string& student, const std::string& lab) {
+  std::vector<fs::path> reports;
+  if (fs::is_directory(out / "slurm"))
+    for (const auto& round : fs::directory_iterator(out / "slurm"))
+      if (round.is_directory())
+        for (const auto& task : fs::directory_iterator(round.path()))
+          if (fs::exists(task.path() / student / "report.json")) reports.push_back(task.path() / student / "report.json");
+  std::sort(reports.begin(), reports.end(), [](const fs::path& a, const fs::path& b) {
+    return fs::last_write_time(a) > fs::last_write_time(b);
+  });
+  for (const fs::path& report : reports) {
+    const json j = json::parse(read_file(report), nullptr, false);
+    if (!j.is_object() || !j.contains("labs") || !j["labs"].is_array()) continue;
+    for (const json& l : j["labs"]) {
+      if (!l.is_object() || l.value("lab", "") != lab) continue;
+      const fs::path task = report.parent_path().parent_path();
+      const std::string where = task.parent_path().filename().string() + "/" + task.filename().string();
+      if (l.value("status", "") == "error") return where + ": " + l.value("message", "");
+      for (const json& c : l.value("cases", json::array()))
+        if (c.is_object() && c.value("status", "") == "error")
+          return where + ", case \"" + c.value("name", "") + "\": " + c.value("message", "");
+    }
+  }
+  return "";
+}
+
 std::vector<std::string> student_names(const BatchOptions& o) {
   std::vector<std::string> skipped, names;
   for (const Student& s : list_students(o.submissions, skipped)) names.push_back(s.name);
@@ -200,19 +228,24 @@ std::size_t merge_slurm_journals(const BatchOptions& o, std::ostream& out) {
       ++added;
     }
   const std::vector<std::string> names = student_names(o);
-  std::size_t missing = 0;
+  std::size_t missing = 0, errors = 0;
   std::string list;
   for (const std::string& n : names)
     for (const LabSpec& spec : o.specs)
       if (!merged.count({n, spec.lab})) {
         ++missing;
         list += "  " + n + "  " + spec.lab + "\n";
+        if (const std::string why = grader_error(root, n, spec.lab); !why.empty())
+          ++errors, list += "    graded, but the grader failed (" + why + ")\n";
       }
   write_class_outputs(root, names, o.specs, merged);
   out << "merged " << added << " new result(s) into " << (root / "journal.jsonl").string() << "; gradebook and reports written for "
       << names.size() << " students\n";
   if (missing)
-    out << missing << " student x lab(s) have no result yet (a task cancelled or failed?): run `grader slurm` again to grade them\n" << list;
+    out << missing << " student x lab(s) have no result yet ("
+        << (errors ? std::to_string(errors) + " graded with an error of the grader's, shown below; the rest in a task cancelled or failed?"
+                   : "a task cancelled or failed?")
+        << "): run `grader slurm` again to grade them\n" << list;
   return missing;
 }
 

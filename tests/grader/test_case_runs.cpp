@@ -4,8 +4,12 @@
 
 #include <nlohmann/json.hpp>
 
+#include "batch.hpp"
+#include "case_runs.hpp"
 #include "graded_kernels.hpp"
 #include "kit/paths.hpp"
+#include "references.hpp"
+#include "spec.hpp"
 #include "support.hpp"
 
 using json = nlohmann::json;
@@ -97,4 +101,72 @@ TEST_CASE("the cases that need the same PoCL threads share one child wherever th
   const std::string whole = run.output.substr(run.output.find("this way"));
   CHECK_MESSAGE(whole.find("; 2 case children") != std::string::npos, whole);
   CHECK(run.output.find("verdicts: 1 student-labs graded both ways, 0 differ") != std::string::npos);
+}
+
+TEST_CASE("an OpenCL call that fails after other cases ran in the child is run again alone, and that run counts") {
+  // A kernel that writes past its buffer can damage the child's heap without crashing it; a later
+  // case in the same child may then see an OpenCL call fail. That is no verdict on the later case
+  // and no trouble of the grader's either. A stand-in for `grader run-case` fails the second case
+  // of any child that runs more than one, and runs a case alone cleanly.
+  test::TempDir dir;
+  const std::filesystem::path fake = dir / "fake-grader";
+  test::write(fake, R"sh(#!/bin/sh
+while [ $# -gt 0 ]; do case "$1" in --cases) cases=$2;; --result-dir) out=$2;; esac; shift; done
+echo run >> ")sh" + (dir / "children").string() + R"sh("
+echo '{"status":"built"}' > "$out/tmp" && mv "$out/tmp" "$out/built.json"
+n=$(grep -o '"seed"' "$cases" | wc -l)
+i=0
+while [ $i -lt $n ]; do
+  if [ $n -gt 1 ] && [ $i -eq 1 ]; then echo '{"status":"error","message":"OpenCL call clFinish returned CL_OUT_OF_HOST_MEMORY (-6)"}' > "$out/tmp"
+  else echo '{"status":"ok"}' > "$out/tmp"; fi
+  mv "$out/tmp" "$out/case-$i.json"
+  i=$((i + 1))
+done
+)sh");
+  std::filesystem::permissions(fake, std::filesystem::perms::owner_all);
+  const auto spec = grader::load_specs(kit::root() / "grader" / "specs", {"03"}).at(0);
+  grader::GradeSettings s{fake, dir / "work"};
+  std::filesystem::create_directories(s.workdir);
+  std::vector<std::size_t> judged;
+  const grader::CaseRuns runs = grader::run_cases(spec, s, dir / "K.cl", "K.cl", {0, 1, 2}, [&](std::size_t i, const json&) {
+    judged.push_back(i);
+    return grader::CaseVerdict::Passed;
+  });
+  REQUIRE(runs.results.size() == 3);
+  for (const json& r : runs.results) CHECK(r.value("status", "") == "ok");
+  CHECK(runs.children == 2);  // the three together, then the second alone
+  CHECK(test::read(dir / "children") == "run\nrun\n");
+  CHECK(judged == std::vector<std::size_t>{0, 2, 1});  // the failed run was not judged
+}
+
+TEST_CASE("a kernel that fails on the device loses the case as a crash, not as an error of the grader's") {
+  // A GPU reports a kernel that accessed memory outside its buffers through the call that waits for
+  // it (kit::kernel_failed_on_device). A stand-in for `grader run-case` reports that for every case.
+  test::TempDir dir;
+  const std::filesystem::path fake = dir / "fake-grader";
+  test::write(fake, R"sh(#!/bin/sh
+failed='{"status":"kernel-failed","message":"clFinish returned CL_OUT_OF_RESOURCES (-5)"}'
+while [ $# -gt 0 ]; do case "$1" in --cases) cases=$2;; --result-dir) out=$2;; --result) one=$2;; esac; shift; done
+if [ -z "$cases" ]; then echo "$failed" > "$one"; exit 0; fi
+echo '{"status":"built"}' > "$out/tmp" && mv "$out/tmp" "$out/built.json"
+n=$(grep -o '"seed"' "$cases" | wc -l)
+i=0
+while [ $i -lt $n ]; do echo "$failed" > "$out/tmp"; mv "$out/tmp" "$out/case-$i.json"; i=$((i + 1)); done
+)sh");
+  std::filesystem::permissions(fake, std::filesystem::perms::owner_all);
+  const auto spec = grader::load_specs(kit::root() / "grader" / "specs", {"03"}).at(0);
+  const auto reference = grader::load_reference(kit::root() / "grader" / "reference", spec);
+  test::write(dir / "ann" / "ArrayMultReduce.cl", test::read(kit::root() / "solutions/03-array-mult-reduce/ArrayMultReduce.cl"));
+  grader::GradeSettings s{fake, dir / "work"};
+  s.oclgrind = false;
+  const grader::LabResult r = grader::grade_lab(spec, reference, dir / "ann", "ann", s);
+  REQUIRE(r.status == "graded");
+  for (const grader::CaseResult& c : r.cases) {
+    CAPTURE(c.name);
+    CHECK(c.status == "crashed");
+    CHECK(c.points == 0);
+    CHECK(c.message.find("failed on the device") != std::string::npos);
+    CHECK(c.message.find("clFinish returned CL_OUT_OF_RESOURCES (-5)") != std::string::npos);
+  }
+  CHECK_FALSE(grader::needs_retry(r));  // a verdict: not graded again on every run
 }

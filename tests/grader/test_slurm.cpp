@@ -67,6 +67,28 @@ TEST_CASE("grader slurm --dry-run writes readable scripts and submits nothing") 
   CHECK_FALSE(std::filesystem::exists(out / "slurm" / "round-1" / "jobs.txt"));
 }
 
+TEST_CASE("grader merge names the student x labs still to grade, and the grader's error where a task had one") {
+  // Two students; a task graded ann's lab 03 but the grader failed in one case (such a result is
+  // never kept), and nothing ran for ben. What merge prints is what the instructor acts on.
+  test::TempDir dir;
+  const std::string source = test::read(kit::root() / "labs/03-array-mult-reduce/ArrayMultReduce.cl");
+  test::write(dir / "class" / "ann" / "ArrayMultReduce.cl", source);
+  test::write(dir / "class" / "ben" / "ArrayMultReduce.cl", source);
+  const json report = {{"student", "ann"},
+                       {"labs", {{{"lab", "03-array-mult-reduce"},
+                                  {"status", "graded"},
+                                  {"cases", {{{"name", "one work-group of 8"}, {"status", "passed"}, {"message", ""}},
+                                             {{"name", "L = 2, 999 groups"}, {"status", "error"},
+                                              {"message", "OpenCL call clFinish returned CL_OUT_OF_HOST_MEMORY (-6)"}}}}}}}};
+  test::write(dir / "out" / "slurm" / "round-1" / "task-0" / "ann" / "report.json", report.dump());
+  const auto run = test::run_program("grader", "merge --labs 03 --submissions " + (dir / "class").string() + " --out " +
+                                                   (dir / "out").string());
+  CHECK_MESSAGE(run.output.find("2 student x lab(s) have no result yet (1 graded with an error of the grader's") != std::string::npos,
+                run.output);
+  CHECK(run.output.find("  ann  03-array-mult-reduce\n    graded, but the grader failed (round-1/task-0, case \"L = 2, 999 groups\": "
+                        "OpenCL call clFinish returned CL_OUT_OF_HOST_MEMORY (-6))\n  ben  03-array-mult-reduce\n") != std::string::npos);
+}
+
 namespace {
 
 // A one-node cluster for the length of a test; stopped whatever happens.
@@ -119,14 +141,20 @@ TEST_CASE("Slurm: the example class graded by a real job array, a cancelled task
   REQUIRE(test::run_command(env + "scontrol release " + array).exit_code == 0);
   REQUIRE_MESSAGE(wait_for(cluster.conf, jobs), cluster.logs());
   const std::string merged = test::read(dir / "out" / "slurm" / "round-1" / "merge.log");
-  CHECK_MESSAGE(merged.find("5 student x lab(s) have no result yet") != std::string::npos, merged);
+  // What the tasks printed, should the merge say something else.
+  const auto task_logs = [&](const std::string& round) {
+    return test::run_command("tail -n 40 " + (dir / "out" / "slurm" / round).string() + "/task-*.log").output;
+  };
+  CHECK_MESSAGE(merged.find("5 student x lab(s) have no result yet (a task cancelled or failed?)") != std::string::npos,
+                std::string(merged + task_logs("round-1")));
 
   // Again: one task for the cancelled chunk's five students only.
   const auto again = test::run_command(slurm);
   REQUIRE_MESSAGE(again.exit_code == 0, again.output);
   CHECK(again.output.find("1 task(s)") != std::string::npos);
   REQUIRE_MESSAGE(wait_for(cluster.conf, job_ids(again.output)), cluster.logs());
-  CHECK(test::read(dir / "out" / "slurm" / "round-2" / "merge.log").find("no result yet") == std::string::npos);
+  CHECK_MESSAGE(test::read(dir / "out" / "slurm" / "round-2" / "merge.log").find("no result yet") == std::string::npos,
+                task_logs("round-2"));
   CHECK(test::run_command(slurm).output.find("nothing to submit") != std::string::npos);
 
   // The same grades as a local run of the same class. A kernel whose behaviour is undefined gets a

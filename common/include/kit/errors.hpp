@@ -23,6 +23,12 @@ struct DeviceLimit : Error {
 // "CL_INVALID_WORK_GROUP_SIZE (-54)" for a status code.
 std::string cl_status_name(cl_int status);
 
+// Whether a failed OpenCL call reports a kernel that failed while it ran on the device rather than
+// a call the host got wrong: a call that runs or waits for commands (clFinish, clWaitForEvents,
+// clEnqueue...) returning CL_OUT_OF_RESOURCES, CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST or
+// NVIDIA's -9999. On a GPU that is what a crash is on a CPU, most often an access outside a buffer.
+bool kernel_failed_on_device(const cl::Error& e);
+
 // Runs a program body (after kit::parse_args), printing "error: ..." for kit::Error, a named status for cl::Error and the
 // text of any other exception; returns the body's exit status or 1.
 int guarded_main(const std::function<int()>& body);
