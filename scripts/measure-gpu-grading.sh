@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Grades on an NVIDIA GPU through its OpenCL platform, in one go, and writes one log: every
 # solution graded on the GPU; the example class and kernels that are right on a CPU and wrong on a
-# GPU graded on PoCL and the GPU side by side (--devices); each lab program given bad kernel files
+# GPU graded on PoCL and the GPU side by side (--devices); kernels that read or write far outside a
+# buffer graded on the GPU alone and run by the lab program; each lab program given bad kernel files
 # on the GPU; the time per student-lab on each device. The Oclgrind checks do not depend on the
 # device and are left out where Oclgrind is not installed (--no-oclgrind).
 # Usage: scripts/measure-gpu-grading.sh BIN_DIR LOG   (BIN_DIR holds the kit's programs, built elsewhere)
@@ -42,10 +43,11 @@ mkdir -p "$gpu_class/huge-local-array"
 sed 's|^\( *\)int gid *= get_global_id(0);.*$|&\n    local float big[1 << 20];|; s|^\( *\)prods\[tnum\] = dA\[gid\] \* dB\[gid\];|    big[tnum] = dA[gid];\n    prods[tnum] = big[tnum] * dB[gid];|' "$sol" > "$gpu_class/huge-local-array/ArrayMultReduce.cl"
 
 # Accesses far outside a buffer: on PoCL a crash of the child, on a GPU a failed clFinish.
-mkdir -p "$gpu_class/writes-far-past-dC"
-sed 's|dC\[wgNum\] = prods\[0\];|dC[wgNum + (1 << 30)] = prods[0];|' "$sol" > "$gpu_class/writes-far-past-dC/ArrayMultReduce.cl"
-mkdir -p "$gpu_class/reads-far-past-dA"
-sed 's|prods\[tnum\] = dA\[gid\] \* dB\[gid\];|prods[tnum] = dA[gid + (1 << 30)] * dB[gid];|' "$sol" > "$gpu_class/reads-far-past-dA/ArrayMultReduce.cl"
+far_class=$work/far-class
+mkdir -p "$far_class/writes-far-past-dC" "$far_class/reads-far-past-dA"
+sed 's|dC\[wgNum\] = prods\[0\];|dC[wgNum + (1 << 30)] = prods[0];|' "$sol" > "$far_class/writes-far-past-dC/ArrayMultReduce.cl"
+sed 's|prods\[tnum\] = dA\[gid\] \* dB\[gid\];|prods[tnum] = dA[gid + (1 << 30)] * dB[gid];|' "$sol" > "$far_class/reads-far-past-dA/ArrayMultReduce.cl"
+cp -r "$far_class"/* "$gpu_class/"
 
 solution_class=$work/solutions
 mkdir -p "$solution_class"; cp -r solutions "$solution_class/solution"
@@ -70,9 +72,15 @@ mkdir -p "$solution_class"; cp -r solutions "$solution_class/solution"
   echo; echo "## 3. Kernels right on a CPU and wrong on a GPU, and bad input: PoCL and the GPU side by side (--devices pocl,nvidia)"
   timed "$bin/grader" grade --devices pocl,nvidia $oclgrind_flag --jobs 2 --labs 03 --submissions "$gpu_class" --out "$work/out-gpu-class"
   for s in $(ls "$gpu_class"); do echo; echo "### $s"; cat "$work/out-gpu-class/$s/report.md"; done
-  for s in writes-far-past-dC reads-far-past-dA; do
-    echo; echo "### $s: the lab program on the GPU, as a student runs it"
-    timeout 60 "$bin/03-array-mult-reduce" -p nvidia -k "$gpu_class/$s/ArrayMultReduce.cl" --check 2>&1 | tail -4; echo "(exit ${PIPESTATUS[0]})"
+
+  echo; echo "## 3b. Accesses far outside a buffer on the GPU alone (-p nvidia): graded, and the lab program as a student runs it"
+  timed "$bin/grader" grade -p nvidia $oclgrind_flag --jobs 1 --labs 03 --submissions "$far_class" --out "$work/out-far"
+  for s in $(ls "$far_class"); do
+    echo; echo "### $s"; cat "$work/out-far/$s/report.md"
+    for shape in "-n 8Mi -l 32" "-n 65536 -l 32" "-n 8 -l 8"; do
+      echo "\$ 03-array-mult-reduce -p nvidia $shape --check"
+      timed timeout 60 "$bin/03-array-mult-reduce" -p nvidia $shape -k "$far_class/$s/ArrayMultReduce.cl" --check 2>&1 | grep -v '^Device:\|^Kernel:'
+    done
   done
 
   echo; echo "## 4. The example class (lab 03) on both devices"

@@ -126,7 +126,7 @@ CaseRuns run_cases(const LabSpec& spec, const GradeSettings& s, const std::files
 
     // Follows the child through its build and its cases from the files it writes: each phase's
     // deadline runs from the moment the phase before it ended.
-    bool started = false;
+    bool started = false, abandoned = false;
     built = false;
     std::size_t done = 0;
     Clock::time_point phase_start;
@@ -139,20 +139,23 @@ CaseRuns run_cases(const LabSpec& spec, const GradeSettings& s, const std::files
         out.build_seconds += seconds_between(phase_start, now);
         phase_start = now;
       }
-      while (!stop && done < mine.size()) {
+      while (!stop && !abandoned && done < mine.size()) {
         const std::filesystem::path file = dir / ("case-" + std::to_string(done) + ".json");
         if (!std::filesystem::exists(file)) return phase_start + after(limit_of(mine[done]));
         const std::size_t pos = mine[done];
         out.results[pos] = read_result(file);
         out.seconds[pos] = seconds_between(phase_start, now);
         phase_start = now;
-        // An OpenCL call that failed after other cases ran in this child may be their doing (a heap
-        // a kernel wrote past its buffer into): the case is run again alone, like a crash below.
-        if (done > 0 && reported_failure(out.results[pos])) confirm.push_back(pos);
+        // A failed OpenCL call leaves a child that is not used again: on a GPU the kernel's fault
+        // ends its context, and every later call fails or hangs; the rest go to a new child. After
+        // other cases ran in this child the failure may be theirs (a heap a kernel wrote past its
+        // buffer into): the case is run again alone, like a crash below.
+        abandoned = reported_failure(out.results[pos]);
+        if (abandoned && done > 0) confirm.push_back(pos);
         else if (judge(indices[pos], out.results[pos]) == CaseVerdict::Stop) stop = true;
         ++done;
       }
-      return stop ? now : phase_start + std::chrono::seconds(5);  // stopped, or all done: let it exit
+      return stop || abandoned ? now : phase_start + std::chrono::seconds(5);  // stopped, or all done: let it exit
     };
     std::vector<std::string> argv = {s.grader_exe.string(), "run-case", "--lab", spec.lab, "--kernel", kernel.string(),
                                      "--shown-as", shown_as, "--cases", (dir / "cases.json").string(),
@@ -167,7 +170,7 @@ CaseRuns run_cases(const LabSpec& spec, const GradeSettings& s, const std::files
     }
     out.build = read_result(dir / "built.json");
     if (out.build.value("status", "") != "built") built = false;
-    if (!built || stop || done == mine.size()) return done;
+    if (!built || stop || abandoned || done == mine.size()) return done;
     // The child ended in the case at mine[done]: a time-out, a crash, out of memory.
     const std::size_t pos = mine[done];
     limits.seconds = limit_of(pos);
