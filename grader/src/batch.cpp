@@ -16,6 +16,7 @@
 #include "grade.hpp"
 #include "graded_kernels.hpp"
 #include "journal.hpp"
+#include "output_lock.hpp"
 #include "roster.hpp"
 #include "kit/errors.hpp"
 #include "reports.hpp"
@@ -136,7 +137,7 @@ std::size_t grade_class(const BatchOptions& options, std::ostream& progress) {
     students = chosen;
   }
   const std::vector<RosterEntry> roster = o.roster.empty() ? std::vector<RosterEntry>{} : load_roster(o.roster);  // before any grading
-  std::filesystem::create_directories(o.out);
+  const OutputLock out_lock(o.out);  // creates it
   const std::filesystem::path work = o.out / ".work";
   std::vector<LabReference> references;
   for (const LabSpec& spec : o.specs) references.push_back(load_reference(o.references, spec));

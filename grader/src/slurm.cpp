@@ -11,6 +11,7 @@
 
 #include "files.hpp"
 #include "journal.hpp"
+#include "output_lock.hpp"
 #include "kit/errors.hpp"
 
 namespace grader {
@@ -139,6 +140,7 @@ SlurmPlan plan_slurm(const SlurmOptions& o, const std::vector<std::string>& stud
 SlurmSubmission submit_to_slurm(const SlurmOptions& o, std::ostream& out) {
   const fs::path root = fs::absolute(o.batch.out);
   const fs::path submissions = fs::absolute(o.batch.submissions);
+  const OutputLock lock(root);  // while it picks the next round and writes its scripts
   const ResultMap done = all_results(root);
   const SlurmPlan plan = plan_slurm(o, student_names(o.batch), done);
   SlurmSubmission s;
@@ -215,7 +217,7 @@ SlurmSubmission submit_to_slurm(const SlurmOptions& o, std::ostream& out) {
 
 std::size_t merge_slurm_journals(const BatchOptions& o, std::ostream& out) {
   const fs::path root = fs::absolute(o.out);
-  fs::create_directories(root);
+  const OutputLock lock(root);
   Journal journal(root / "journal.jsonl");
   ResultMap merged;
   for (auto& [key, r] : journal.load())

@@ -11,6 +11,7 @@
 #include <thread>
 
 #include "files.hpp"
+#include "output_lock.hpp"
 #include "kit/paths.hpp"
 #include "support.hpp"
 
@@ -139,4 +140,27 @@ TEST_CASE("relative submission and output folders work (the children run in thei
   const std::string cmd = "cd " + dir.path.string() + " && " + KIT_BIN_DIR + "/grader grade --labs 03 --submissions subs --out out 2>&1";
   CHECK(std::system((cmd + " > log.txt").c_str()) == 0);
   CHECK(test::read(dir / "out" / "gradebook.csv") == "student,03-array-mult-reduce,total\nada,18,18\n");
+}
+
+TEST_CASE("a second grader writing the same output folder is refused, naming the one that holds it") {
+  // Two runs into one OUT would share its scratch folders and journal and grade each other's
+  // half-built kernels; the second stops before it writes anything.
+  test::TempDir dir;
+  test::write(dir / "class" / "ann" / "ArrayMultReduce.cl", test::read(kit::root() / "labs/03-array-mult-reduce/ArrayMultReduce.cl"));
+  const std::string args = "--labs 03 --submissions " + (dir / "class").string() + " --out " + (dir / "out").string();
+  {
+    const grader::OutputLock held(dir / "out");  // this process is the other grader
+    const std::string holder = "(pid " + std::to_string(getpid()) + " on ";
+    for (const std::string& command : {"grade --no-oclgrind " + args, "merge " + args}) {
+      CAPTURE(command);
+      const auto run = test::run_program("grader", command);
+      CHECK(run.exit_code != 0);
+      CHECK(run.output.find((dir / "out").string() + " is being written by another grader " + holder) != std::string::npos);
+    }
+    CHECK_FALSE(std::filesystem::exists(dir / "out" / "journal.jsonl"));
+    CHECK_FALSE(std::filesystem::exists(dir / "out" / "gradebook.csv"));
+  }
+  const auto run = test::run_program("grader", "grade --no-oclgrind " + args);  // released: it runs
+  CHECK_MESSAGE(run.exit_code == 0, run.output);
+  CHECK(std::filesystem::exists(dir / "out" / "gradebook.csv"));
 }
