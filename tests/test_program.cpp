@@ -171,7 +171,6 @@ TEST_CASE("a kernel's failure on the device is told from a call the host got wro
   // What a GPU's crash looks like: a command that runs or waits for the kernel fails.
   CHECK(kit::kernel_failed_on_device(cl::Error(CL_OUT_OF_RESOURCES, "clFinish")));
   CHECK(kit::kernel_failed_on_device(cl::Error(CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST, "clWaitForEvents")));
-  CHECK(kit::kernel_failed_on_device(cl::Error(-9999, "clEnqueueReadBuffer")));
   CHECK(kit::kernel_failed_on_device(cl::Error(CL_INVALID_COMMAND_QUEUE, "clFinish")));  // NVIDIA H200, measured
   // Creating objects is the host's side, whatever the status; a wrong argument is the host's too.
   CHECK_FALSE(kit::kernel_failed_on_device(cl::Error(CL_OUT_OF_RESOURCES, "clCreateBuffer")));

@@ -66,8 +66,8 @@ bool kernel_failed_on_device(const cl::Error& e) {
   const std::string call = e.what();
   const bool runs_commands = call == "clFinish" || call == "clWaitForEvents" || call == "clFlush" || call.rfind("clEnqueue", 0) == 0;
   const cl_int status = e.err();
-  return runs_commands && (status == CL_OUT_OF_RESOURCES || status == CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST ||
-                           status == CL_INVALID_COMMAND_QUEUE || status == -9999);
+  return runs_commands &&
+         (status == CL_OUT_OF_RESOURCES || status == CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST || status == CL_INVALID_COMMAND_QUEUE);
 }
 
 int guarded_main(const std::function<int()>& body) {

@@ -26,30 +26,36 @@ std::string shell_quote(const std::string& s) {
   return out + "'";
 }
 
-// Every journal the rounds' tasks wrote, merged with OUT/journal.jsonl (which wins).
-ResultMap all_results(const fs::path& out) {
-  ResultMap results;
+// The output folders of every round's tasks (OUT/slurm/round-R/task-K).
+std::vector<fs::path> task_dirs(const fs::path& out) {
+  std::vector<fs::path> dirs;
   if (fs::is_directory(out / "slurm"))
     for (const auto& round : fs::directory_iterator(out / "slurm"))
       if (round.is_directory())
         for (const auto& task : fs::directory_iterator(round.path()))
-          if (task.is_directory() && fs::exists(task.path() / "journal.jsonl"))
-            for (auto& [key, r] : Journal(task.path() / "journal.jsonl").load())
-              if (!needs_retry(r)) results[key] = r;
+          if (task.is_directory()) dirs.push_back(task.path());
+  return dirs;
+}
+
+// Every journal the rounds' tasks wrote, merged with OUT/journal.jsonl (which wins).
+ResultMap all_results(const fs::path& out) {
+  ResultMap results;
+  for (const fs::path& task : task_dirs(out))
+    if (fs::exists(task / "journal.jsonl"))
+      for (auto& [key, r] : Journal(task / "journal.jsonl").load())
+        if (!needs_retry(r)) results[key] = r;
   for (auto& [key, r] : Journal(out / "journal.jsonl").load())
     if (!needs_retry(r)) results[key] = r;
   return results;
 }
 
-// Why a task graded `student`'s `lab` without a result to keep: the grader error its report names
-// (the newest round's first), or "" when no task got that far (cancelled, failed, still running).
+// Why a task graded `student`'s `lab` and kept no result: the grader's error in that task's report
+// (a result needs_retry keeps out of the journal), newest report first; "" when no task got that
+// far (cancelled, failed, still running).
 std::string grader_error(const fs::path& out, const std::string& student, const std::string& lab) {
   std::vector<fs::path> reports;
-  if (fs::is_directory(out / "slurm"))
-    for (const auto& round : fs::directory_iterator(out / "slurm"))
-      if (round.is_directory())
-        for (const auto& task : fs::directory_iterator(round.path()))
-          if (fs::exists(task.path() / student / "report.json")) reports.push_back(task.path() / student / "report.json");
+  for (const fs::path& task : task_dirs(out))
+    if (fs::exists(task / student / "report.json")) reports.push_back(task / student / "report.json");
   std::sort(reports.begin(), reports.end(), [](const fs::path& a, const fs::path& b) {
     return fs::last_write_time(a) > fs::last_write_time(b);
   });
@@ -57,13 +63,18 @@ std::string grader_error(const fs::path& out, const std::string& student, const 
     const json j = json::parse(read_file(report), nullptr, false);
     if (!j.is_object() || !j.contains("labs") || !j["labs"].is_array()) continue;
     for (const json& l : j["labs"]) {
-      if (!l.is_object() || l.value("lab", "") != lab) continue;
+      LabResult r;
+      try {
+        r = lab_result_from_json(l);
+      } catch (const std::exception&) {
+        continue;  // a report this grader did not write
+      }
+      if (r.lab != lab || !needs_retry(r)) continue;
       const fs::path task = report.parent_path().parent_path();
       const std::string where = task.parent_path().filename().string() + "/" + task.filename().string();
-      if (l.value("status", "") == "error") return where + ": " + l.value("message", "");
-      for (const json& c : l.value("cases", json::array()))
-        if (c.is_object() && c.value("status", "") == "error")
-          return where + ", case \"" + c.value("name", "") + "\": " + c.value("message", "");
+      for (const CaseResult& c : r.cases)
+        if (c.status == "error") return where + ", case \"" + c.name + "\": " + c.message;
+      return where + ": " + r.message;
     }
   }
   return "";

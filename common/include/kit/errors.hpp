@@ -25,9 +25,10 @@ std::string cl_status_name(cl_int status);
 
 // Whether a failed OpenCL call reports a kernel that failed while it ran on the device rather than
 // a call the host got wrong: a call that runs or waits for commands (clFinish, clWaitForEvents,
-// clEnqueue...) returning CL_OUT_OF_RESOURCES, CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST,
-// CL_INVALID_COMMAND_QUEUE (NVIDIA's clFinish after a kernel read or wrote far outside its buffers:
-// the fault ends the queue) or NVIDIA's -9999. On a GPU that is what a crash is on a CPU.
+// clEnqueue...) returning CL_INVALID_COMMAND_QUEUE (measured: the H200's clFinish after a kernel
+// read or wrote far outside its buffers, a fault that ends the queue), CL_OUT_OF_RESOURCES or
+// CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST (the statuses the OpenCL specification gives such
+// calls for a command that could not complete). On a GPU that is what a crash is on a CPU.
 bool kernel_failed_on_device(const cl::Error& e);
 
 // Runs a program body (after kit::parse_args), printing "error: ..." for kit::Error, a named status for cl::Error and the
