@@ -9,7 +9,7 @@
 #include <set>
 #include <vector>
 
-#include "labs.hpp"
+#include "grader/lab/driver.hpp"
 
 #include "kit/paths.hpp"
 

@@ -5,8 +5,8 @@
 #include "kit/errors.hpp"
 #include "kit/paths.hpp"
 #include "kit/program.hpp"
-#include "labs.hpp"
-#include "spec.hpp"
+#include "grader/lab/driver.hpp"
+#include "spec/spec.hpp"
 #include "support.hpp"
 
 TEST_CASE("build logs are rewritten to file:line:col: error") {

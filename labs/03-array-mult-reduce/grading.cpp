@@ -1,7 +1,7 @@
 // Lab 03 ArrayMultReduce for the grader: cases {elements, local, data, seed}; graded outputs are
 // every work-group's partial sum and the host total.
 #include "array_mult_reduce_json.hpp"
-#include "lab_adapter.hpp"
+#include "grader/lab/adapter.hpp"
 
 namespace grader {
 

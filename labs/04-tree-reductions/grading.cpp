@@ -1,6 +1,6 @@
 // Lab 04 tree reductions for the grader: cases {elements, local, seed, rung}; graded outputs are
 // the first launch's per-work-group sums and the total, exactly (the host decides the launches).
-#include "lab_adapter.hpp"
+#include "grader/lab/adapter.hpp"
 #include "tree_reductions_json.hpp"
 
 namespace grader {

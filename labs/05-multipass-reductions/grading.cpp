@@ -1,7 +1,7 @@
 // Lab 05 multi-pass reductions for the grader: cases {elements, local, data, seed, op, method};
 // graded: the final value (exact for min, max and whole-number sums, the method's rounding bound
 // for real sums) and that the input buffer is unchanged.
-#include "lab_adapter.hpp"
+#include "grader/lab/adapter.hpp"
 #include "multipass_json.hpp"
 
 namespace grader {

@@ -3,7 +3,7 @@
 // within the cascade's rounding bound (exact for small whole-number data), and in the speed case
 // the kernel's speed against the stored solution, timed alternately.
 #include "cascade_json.hpp"
-#include "lab_adapter.hpp"
+#include "grader/lab/adapter.hpp"
 
 namespace grader {
 

@@ -7,8 +7,8 @@
 #include "kit/errors.hpp"
 #include "kit/paths.hpp"
 #include "kit/reference.hpp"
-#include "labs.hpp"
-#include "spec.hpp"
+#include "grader/lab/driver.hpp"
+#include "spec/spec.hpp"
 #include "support.hpp"
 
 namespace {

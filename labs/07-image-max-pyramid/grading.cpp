@@ -3,7 +3,7 @@
 // texels never leave the child: where a level differs from the host's pyramid, the child names a
 // few wrong texels, and the grader recomputes the expected values for the message and the hint.
 #include "image_pyramid_json.hpp"
-#include "lab_adapter.hpp"
+#include "grader/lab/adapter.hpp"
 
 namespace grader {
 

@@ -9,8 +9,8 @@
 #include "image_pyramid.hpp"
 #include "kit/errors.hpp"
 #include "kit/paths.hpp"
-#include "labs.hpp"
-#include "spec.hpp"
+#include "grader/lab/driver.hpp"
+#include "spec/spec.hpp"
 #include "support.hpp"
 
 namespace {

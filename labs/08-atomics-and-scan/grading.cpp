@@ -5,7 +5,7 @@
 // naive); scans and compactions by the SHA-256 of the whole output (and the count). The
 // memory-safety case lists every part ("part": [...]), run in turn.
 #include "atomics_scan_json.hpp"
-#include "lab_adapter.hpp"
+#include "grader/lab/adapter.hpp"
 
 namespace grader {
 namespace {

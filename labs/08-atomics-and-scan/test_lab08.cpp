@@ -13,7 +13,7 @@
 #include "atomics_scan.hpp"
 #include "kit/errors.hpp"
 #include "kit/paths.hpp"
-#include "labs.hpp"
+#include "grader/lab/driver.hpp"
 #include "support.hpp"
 
 namespace {

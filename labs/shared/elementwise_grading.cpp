@@ -3,7 +3,7 @@
 // regenerated from the seed, checked against it, then compared element by element.
 #include "elementwise_grading.hpp"
 #include "elementwise_json.hpp"
-#include "lab_adapter.hpp"
+#include "grader/lab/adapter.hpp"
 
 namespace grader {
 

@@ -3,7 +3,7 @@
 #include <memory>
 
 #include "elementwise.hpp"
-#include "labs.hpp"
+#include "grader/lab/driver.hpp"
 
 namespace grader {
 

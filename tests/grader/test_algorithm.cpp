@@ -2,8 +2,8 @@
 // loop and a lopsided tree; points that follow correctness; serial kernels losing points end to end.
 #include <doctest/doctest.h>
 
-#include "algorithm.hpp"
-#include "grade.hpp"
+#include "oclgrind/algorithm.hpp"
+#include "judge/grade.hpp"
 #include "kit/paths.hpp"
 #include "support.hpp"
 

@@ -13,7 +13,7 @@
 #include <string>
 #include <vector>
 
-#include "archive.hpp"
+#include "intake/archive.hpp"
 #include "kit/errors.hpp"
 
 namespace fs = std::filesystem;

@@ -10,8 +10,8 @@
 #include <set>
 #include <thread>
 
-#include "files.hpp"
-#include "output_lock.hpp"
+#include "core/files.hpp"
+#include "batch/output_lock.hpp"
 #include "kit/paths.hpp"
 #include "support.hpp"
 

@@ -4,12 +4,12 @@
 
 #include <nlohmann/json.hpp>
 
-#include "batch.hpp"
-#include "case_runs.hpp"
-#include "graded_kernels.hpp"
+#include "batch/batch.hpp"
+#include "isolation/case_runs.hpp"
+#include "judge/graded_kernels.hpp"
 #include "kit/paths.hpp"
-#include "references.hpp"
-#include "spec.hpp"
+#include "spec/references.hpp"
+#include "spec/spec.hpp"
 #include "support.hpp"
 
 using json = nlohmann::json;

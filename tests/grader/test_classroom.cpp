@@ -4,7 +4,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "classroom.hpp"
+#include "export/classroom.hpp"
 #include "kit/paths.hpp"
 #include "support.hpp"
 

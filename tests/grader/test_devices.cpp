@@ -5,7 +5,7 @@
 #include <cstdlib>
 #include <nlohmann/json.hpp>
 
-#include "devices.hpp"
+#include "isolation/devices.hpp"
 #include "kit/errors.hpp"
 #include "kit/paths.hpp"
 #include "support.hpp"

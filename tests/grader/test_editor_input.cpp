@@ -4,7 +4,7 @@
 
 #include "kit/paths.hpp"
 #include "kit/program.hpp"
-#include "oclgrind.hpp"
+#include "oclgrind/oclgrind.hpp"
 #include "support.hpp"
 
 namespace {

@@ -8,9 +8,9 @@
 
 #include <nlohmann/json.hpp>
 
-#include "case_runs.hpp"
+#include "isolation/case_runs.hpp"
 #include "kit/paths.hpp"
-#include "spec.hpp"
+#include "spec/spec.hpp"
 #include "support.hpp"
 
 using json = nlohmann::json;

@@ -2,8 +2,8 @@
 #include <doctest/doctest.h>
 
 #include "kit/paths.hpp"
-#include "leaderboard.hpp"
-#include "reports.hpp"
+#include "export/leaderboard.hpp"
+#include "export/reports.hpp"
 #include "support.hpp"
 
 namespace {

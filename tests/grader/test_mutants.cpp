@@ -7,12 +7,12 @@
 #include <regex>
 #include <set>
 
-#include "files.hpp"
-#include "reports.hpp"
-#include "spec.hpp"
+#include "core/files.hpp"
+#include "export/reports.hpp"
+#include "spec/spec.hpp"
 #include "kit/paths.hpp"
-#include "mutants.hpp"
-#include "mutate.hpp"
+#include "tools/mutants.hpp"
+#include "tools/mutate.hpp"
 #include "support.hpp"
 
 using json = nlohmann::json;

@@ -3,7 +3,7 @@
 
 #include "kit/errors.hpp"
 #include "kit/paths.hpp"
-#include "roster.hpp"
+#include "term/roster.hpp"
 #include "support.hpp"
 
 TEST_CASE("roster CSV: quoted fields, and a bad row named by file and line") {

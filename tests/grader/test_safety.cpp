@@ -5,7 +5,7 @@
 #include <nlohmann/json.hpp>
 
 #include "kit/paths.hpp"
-#include "oclgrind.hpp"
+#include "oclgrind/oclgrind.hpp"
 #include "support.hpp"
 
 using json = nlohmann::json;

@@ -7,7 +7,7 @@
 #include <chrono>
 #include <thread>
 
-#include "sandbox.hpp"
+#include "isolation/sandbox.hpp"
 #include "support.hpp"
 
 namespace {

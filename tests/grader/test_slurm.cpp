@@ -9,8 +9,8 @@
 #include <thread>
 
 #include "kit/paths.hpp"
-#include "slurm.hpp"
-#include "spec.hpp"
+#include "batch/slurm.hpp"
+#include "spec/spec.hpp"
 #include "support.hpp"
 
 using json = nlohmann::json;

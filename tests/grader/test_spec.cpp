@@ -3,7 +3,7 @@
 
 #include "kit/errors.hpp"
 #include "kit/paths.hpp"
-#include "spec.hpp"
+#include "spec/spec.hpp"
 #include "support.hpp"
 
 namespace {

@@ -2,7 +2,7 @@
 #include <doctest/doctest.h>
 
 #include "array_mult_reduce.hpp"
-#include "submission.hpp"
+#include "intake/submission.hpp"
 #include "support.hpp"
 
 namespace {

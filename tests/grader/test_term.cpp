@@ -5,7 +5,7 @@
 #include <fstream>
 #include <nlohmann/json.hpp>
 
-#include "batch.hpp"
+#include "batch/batch.hpp"
 #include "kit/errors.hpp"
 #include "kit/paths.hpp"
 #include "support.hpp"

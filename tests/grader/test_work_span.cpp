@@ -7,7 +7,7 @@
 #include "kit/errors.hpp"
 #include "kit/paths.hpp"
 #include "support.hpp"
-#include "work_span.hpp"
+#include "oclgrind/work_span.hpp"
 
 namespace {
 const char* kCase = R"({"elements":256,"local":64,"data":"int","seed":12})";  // 4 work-groups of 64

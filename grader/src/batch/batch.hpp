@@ -1,0 +1,68 @@
+#pragma once
+// `grader grade`: a whole class. Each entry of the submissions folder is one student (a folder, or
+// a .zip / .tar.gz / .tgz / .tar extracted safely into the output folder's scratch space).
+#include <filesystem>
+#include <iosfwd>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "intake/students.hpp"
+#include "kit/device.hpp"
+#include "export/reports.hpp"
+#include "core/results.hpp"
+#include "spec/spec.hpp"
+
+namespace grader {
+
+// Late work: a negative "late penalty" line of the spec's late_penalty_per_day for each day (or
+// part of one) after the deadline, as a fraction of the points earned; a note where the lab has none.
+void apply_late_penalty(const LabSpec& spec, std::filesystem::file_time_type handed_in,
+                        std::filesystem::file_time_type deadline, LabResult& r);
+
+// A result the grader could not finish for reasons of its own (an "error" case: Oclgrind failed,
+// a file it could not write): kept out of the journal, so the next run with the same OUT grades
+// it again.
+bool needs_retry(const LabResult& r);
+
+struct BatchOptions {
+  std::filesystem::path submissions, out, references;
+  std::vector<LabSpec> specs;
+  int jobs = 1;
+  int pocl_threads = 1;
+  bool safety = true;  // run the memory-safety checks under Oclgrind
+  bool stop_at_first_loss = false;  // GradeSettings::stop_at_first_loss, for `grader mutants`
+  // Grade only these students (by name; empty: all), e.g. one Slurm task's chunk. The outputs
+  // then cover these students only. Throws kit::Error naming any name with no submission.
+  std::vector<std::string> only_students{};
+  bool child_per_case = false;      // the earlier way: a child per case, every kernel graded (for `grader bench`)
+  struct BatchStats* stats = nullptr;  // when set: where the time went
+  std::vector<kit::DeviceOptions> devices{};  // GradeSettings::devices
+  bool oclgrind = true;  // false: no Oclgrind run at all (the safety and algorithm checks are left out)
+  std::filesystem::path roster{};  // a course roster: OUT/lms-import.csv and OUT/roster-check.txt too (roster.hpp)
+  std::vector<std::string> regrade{};  // grade these students again (their earlier results stay in the journal)
+  std::string reason{};                // why, for the regraded reports
+  std::optional<std::filesystem::file_time_type> deadline{};  // late work loses the spec's late_penalty_per_day
+};
+
+// Where a batch's time went: seconds per phase summed over the kernels graded (screening, build,
+// cases, speed, oclgrind), child processes started, results reused for kernels graded before.
+struct BatchStats {
+  std::map<std::string, double> phases;
+  std::map<std::string, std::map<std::string, double>> lab_phases;  // the same, per lab
+  std::map<std::string, std::size_t> lab_graded;                   // kernels graded per lab (not reused)
+  std::size_t graded = 0, reused = 0;
+  double seconds = 0;  // wall clock of the whole batch
+};
+
+// Writes OUT/gradebook.csv and OUT/<student>/report.json and report.md atomically for `students`
+// from `results` (a student x lab with no result is reported as not graded).
+void write_class_outputs(const std::filesystem::path& out, const std::vector<std::string>& students,
+                         const std::vector<LabSpec>& specs, const ResultMap& results);
+
+// Grades every student x lab not already in OUT/journal.jsonl, then writes OUT/gradebook.csv and
+// OUT/<student>/report.json and report.md atomically. Returns the number of results graded now.
+std::size_t grade_class(const BatchOptions& options, std::ostream& progress);
+
+}  // namespace grader

@@ -1,0 +1,56 @@
+#pragma once
+// `grader slurm` and `grader merge`: a class graded as one Slurm job array. The students still to
+// grade are split into chunks, one array task per chunk, each task grading its chunk with `grader
+// grade` into a journal of its own; a job that waits for the whole array (afterany) merges the
+// journals into OUT/journal.jsonl and writes the same gradebook and reports as a local run.
+// Submitting again grades only what no journal holds yet (a cancelled or failed task's students).
+#include <filesystem>
+#include <iosfwd>
+#include <string>
+#include <vector>
+
+#include "batch/batch.hpp"
+
+namespace grader {
+
+struct SlurmOptions {
+  BatchOptions batch;                   // submissions, out, specs, safety, devices, oclgrind
+  std::vector<std::string> grade_args;  // passed on to every task's `grader grade` (--labs, --no-races, -p, ...)
+  std::vector<std::string> merge_args;  // passed on to `grader merge` (--labs)
+  std::filesystem::path grader_exe;     // the grader the tasks run (on a shared filesystem)
+  std::size_t chunk_size = 8;           // students per array task
+  int cpus_per_task = 2;
+  std::string partition, account, gres;  // --partition, --account, --gres (e.g. gpu:1), when given
+  std::vector<std::string> setup;       // shell lines each job runs first (module load ...)
+  std::vector<std::string> sbatch_args;  // anything else for sbatch, one argument each
+  bool hold = false;                    // submit the array held: `scontrol release JOB` starts it
+  bool dry_run = false;                 // write the scripts and print the commands, submit nothing
+};
+
+struct SlurmPlan {
+  std::vector<std::vector<std::string>> chunks;  // the students of each task
+  int minutes = 0;                               // --time of one task
+  std::size_t memory_mb = 0;                     // --mem of one task
+};
+
+// The chunks of the students not yet fully graded, and each task's time and memory from the specs:
+// the worst case of a chunk's students (every build, case, speed case and Oclgrind run to its time
+// limit) spread over the task's CPUs, plus a margin; memory: a child's limit per CPU plus the grader's own.
+SlurmPlan plan_slurm(const SlurmOptions& options, const std::vector<std::string>& students, const ResultMap& done);
+
+struct SlurmSubmission {
+  std::filesystem::path round;  // OUT/slurm/round-N: chunks, scripts, task journals and logs
+  std::string array_job, merge_job;
+  std::size_t tasks = 0;
+};
+
+// Writes the round's chunk lists and batch scripts and submits them (sbatch); with nothing left to
+// grade, submits nothing (tasks == 0). Throws kit::Error with sbatch's message when it refuses.
+SlurmSubmission submit_to_slurm(const SlurmOptions& options, std::ostream& out);
+
+// Every result the task journals under OUT/slurm hold and OUT/journal.jsonl does not, appended to
+// it; then OUT/gradebook.csv and the reports for every student. Returns the student x lab pairs
+// still without a result (listed on `out`).
+std::size_t merge_slurm_journals(const BatchOptions& options, std::ostream& out);
+
+}  // namespace grader

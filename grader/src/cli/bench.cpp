@@ -1,0 +1,45 @@
+// `grader bench`: how fast a class is graded, against the earlier way, measured in one run.
+#include <iostream>
+
+#include "cli/command.hpp"
+#include "kit/paths.hpp"
+#include "tools/class_bench.hpp"
+
+namespace grader::cli {
+namespace {
+
+class Bench : public Command {
+ public:
+  explicit Bench(CLI::App& app)
+      : Command(app.add_subcommand("bench", "Measure how fast a class is graded, against the earlier way, in one run")) {
+    o_.work = kit::root() / "build" / "grader-bench";
+    o_.jobs = machine_cores();
+    app_->add_option("labs", labs_, "Labs, by number or name (default: all)");
+    app_->add_option("--students", o_.students, "Students in the made-up class")->capture_default_str();
+    app_->add_option("--sample-every", o_.sample_every, "The earlier way grades every n-th student")->capture_default_str();
+    app_->add_option("--jobs", o_.jobs, "Kernels graded at once")->capture_default_str()->check(CLI::PositiveNumber);
+    app_->add_option("--work", o_.work, "Scratch folder for the class and its outputs")->capture_default_str();
+    app_->add_flag("--no-races", no_races_, "Skip the memory-safety checks under Oclgrind");
+  }
+
+  int run(const Globals& g) override {
+    o_.references = g.reference_dir;
+    o_.solutions = kit::root() / "solutions";
+    o_.starters = kit::root() / "labs";
+    o_.specs = load_specs(g.specs_dir, split_labs(labs_));
+    o_.safety = !no_races_;
+    run_class_bench(o_, std::cout);
+    return 0;
+  }
+
+ private:
+  ClassBenchOptions o_;
+  std::vector<std::string> labs_;
+  bool no_races_ = false;
+};
+
+}  // namespace
+
+std::unique_ptr<Command> add_bench(CLI::App& app) { return std::make_unique<Bench>(app); }
+
+}  // namespace grader::cli

@@ -1,0 +1,59 @@
+// `grader check`: the students' self-check of their labs/ kernels on the visible cases.
+#include <iostream>
+
+#include "cli/command.hpp"
+#include "export/classroom.hpp"
+#include "export/reports.hpp"
+#include "judge/grade.hpp"
+#include "kit/paths.hpp"
+#include "spec/references.hpp"
+
+namespace grader::cli {
+namespace {
+
+class Check : public Command {
+ public:
+  explicit Check(CLI::App& app) : Command(app.add_subcommand("check", "Self-check your lab kernels on the visible cases")) {
+    app_->add_option("labs", labs_, "Labs to check, by number or name (default: all)");
+    app_->add_option("--dir", labs_dir_, "Folder holding the lab folders")->capture_default_str();
+    app_->add_flag("--classroom", classroom_,
+                   "Also hand the result to GitHub Classroom's autograding reporter ($GITHUB_OUTPUT: result=<base64 JSON>)");
+    devices_.add_to(app_);
+    app_->add_flag("--races", races_, "Also run the memory-safety checks under Oclgrind (races, barriers, bounds)");
+  }
+
+  int run(const Globals& g) override {
+    const auto specs = load_specs(g.specs_dir, labs_);
+    const Scratch scratch("check");
+    bool all_pass = true;
+    double points = 0, max = 0;
+    std::vector<LabResult> checked;
+    for (const auto& spec : specs) {
+      GradeSettings settings{self_exe(), scratch.path / spec.lab, g.pocl_threads, true, races_};
+      settings.devices = devices_.checked();
+      const auto result = grade_lab(spec, load_reference(g.reference_dir, spec), labs_dir_ / spec.lab, "you", settings);
+      std::cout << check_report(result) << "\n";
+      checked.push_back(result);
+      points += result.points();
+      max += result.max_points();
+      all_pass = all_pass && result.points() == result.max_points();
+    }
+    std::cout << (all_pass ? "All visible cases pass" : "Not all visible cases pass") << ": " << format_points(points) << " / "
+              << format_points(max) << " points. Hidden cases are run when your submission is graded"
+              << (races_ ? ".\n" : "; so are the memory-safety checks (try: grader check --races).\n");
+    if (classroom_) std::cout << write_classroom_output(classroom_result(checked));
+    return all_pass ? 0 : 1;
+  }
+
+ private:
+  std::vector<std::string> labs_;
+  std::filesystem::path labs_dir_ = kit::root() / "labs";
+  bool races_ = false, classroom_ = false;
+  DeviceFlags devices_;
+};
+
+}  // namespace
+
+std::unique_ptr<Command> add_check(CLI::App& app) { return std::make_unique<Check>(app); }
+
+}  // namespace grader::cli

@@ -1,0 +1,67 @@
+// What the subcommands share: lab lists, scratch folders, device flags.
+#include <stdlib.h>
+
+#include <sstream>
+#include <thread>
+
+#include "cli/command.hpp"
+#include "isolation/devices.hpp"
+#include "kit/errors.hpp"
+
+namespace grader::cli {
+
+std::vector<std::string> split_labs(const std::vector<std::string>& items) {
+  std::vector<std::string> labs;
+  for (const std::string& item : items) {
+    std::stringstream parts(item);
+    for (std::string lab; std::getline(parts, lab, ',');)
+      if (!lab.empty()) labs.push_back(lab);
+  }
+  return labs;
+}
+
+int machine_cores() { return static_cast<int>(std::max(1u, std::thread::hardware_concurrency())); }
+
+std::filesystem::path self_exe() { return std::filesystem::read_symlink("/proc/self/exe"); }
+
+Scratch::Scratch(const std::string& what) {
+  std::string pattern = (std::filesystem::temp_directory_path() / ("kit-grader-" + what + "-XXXXXX")).string();
+  if (!mkdtemp(pattern.data())) throw kit::Error("cannot create a scratch folder in " + std::filesystem::temp_directory_path().string());
+  path = pattern;
+}
+
+Scratch::~Scratch() {
+  std::error_code ec;
+  std::filesystem::remove_all(path, ec);
+}
+
+void DeviceFlags::add_to(CLI::App* app) {
+  app->add_option("-p,--platform", one.platform, "Grade on this platform: index or name substring (default: PoCL)");
+  app->add_option("-d,--device", one.device, "Grade on this device of the platform: index or name substring");
+  app->add_option("--devices", list, "Grade on several devices, right on each: PLATFORM[:DEVICE],... e.g. pocl,nvidia");
+}
+
+std::vector<kit::DeviceOptions> DeviceFlags::chosen() const {
+  if (!list.empty()) {
+    if (!one.platform.empty() || !one.device.empty()) throw kit::Error("give either -p/-d or --devices, not both");
+    return parse_devices(list);
+  }
+  if (one.platform.empty() && one.device.empty()) return {};
+  return {one};
+}
+
+std::vector<kit::DeviceOptions> DeviceFlags::checked() const {
+  const std::vector<kit::DeviceOptions> devices = chosen();
+  for (const kit::DeviceOptions& d : devices) kit::choose_device(kit::describe_machine(), d);
+  return devices;
+}
+
+std::vector<std::string> DeviceFlags::as_args() const {
+  std::vector<std::string> args;
+  if (!list.empty()) args.insert(args.end(), {"--devices", list});
+  if (!one.platform.empty()) args.insert(args.end(), {"-p", one.platform});
+  if (!one.device.empty()) args.insert(args.end(), {"-d", one.device});
+  return args;
+}
+
+}  // namespace grader::cli

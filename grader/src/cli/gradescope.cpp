@@ -1,0 +1,58 @@
+// `grader gradescope`: the Gradescope autograder's entry, grading the one submission it is given.
+#include <iostream>
+
+#include "cli/command.hpp"
+#include "core/files.hpp"
+#include "export/reports.hpp"
+#include "judge/grade.hpp"
+#include "spec/references.hpp"
+
+namespace grader::cli {
+namespace {
+
+class Gradescope : public Command {
+ public:
+  explicit Gradescope(CLI::App& app)
+      : Command(app.add_subcommand("gradescope", "Gradescope autograder entry: grade one submission")) {
+    app_->add_option("--submission", submission_, "The submission folder")->capture_default_str();
+    app_->add_option("--results", results_, "Where results.json goes")->capture_default_str();
+    app_->add_option("--labs", labs_, "Labs to grade (default: all)");
+    app_->add_option("--metadata", metadata_, "Gradescope's submission metadata (earlier scores; ignored when absent)")->capture_default_str();
+    devices_.add_to(app_);
+  }
+
+  int run(const Globals& g) override {
+    const auto specs = load_specs(g.specs_dir, split_labs(labs_));
+    const Scratch scratch("gradescope");
+    std::vector<LabResult> results;
+    for (const auto& spec : specs) {
+      GradeSettings settings{self_exe(), scratch.path / spec.lab, g.pocl_threads, false, true};
+      settings.devices = devices_.checked();
+      results.push_back(grade_lab(spec, load_reference(g.reference_dir, spec), submission_, "submission", settings));
+      std::cout << check_report(results.back());
+    }
+    json metadata;
+    if (std::filesystem::exists(metadata_)) {
+      try {
+        metadata = json::parse(read_file(metadata_));
+      } catch (const json::parse_error& e) {
+        std::cout << "note: " << metadata_.string() << " is not JSON (" << e.what() << "); earlier scores not shown\n";
+      }
+    }
+    write_file_atomically(results_, dump_json(gradescope_results(results, metadata), 2) + "\n");
+    std::cout << "Results written to " << results_.string() << "\n";
+    return 0;
+  }
+
+ private:
+  std::filesystem::path submission_ = "/autograder/submission", results_ = "/autograder/results/results.json";
+  std::filesystem::path metadata_ = "/autograder/submission_metadata.json";
+  std::vector<std::string> labs_;
+  DeviceFlags devices_;
+};
+
+}  // namespace
+
+std::unique_ptr<Command> add_gradescope(CLI::App& app) { return std::make_unique<Gradescope>(app); }
+
+}  // namespace grader::cli

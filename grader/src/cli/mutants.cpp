@@ -1,0 +1,41 @@
+// `grader mutants`: measures the grader by grading mutants of each lab's solution kernel.
+#include <iostream>
+
+#include "cli/command.hpp"
+#include "kit/paths.hpp"
+#include "tools/mutants.hpp"
+
+namespace grader::cli {
+namespace {
+
+class Mutants : public Command {
+ public:
+  explicit Mutants(CLI::App& app)
+      : Command(app.add_subcommand("mutants", "Measure the grader: grade mutants of each lab's solution kernel")) {
+    app_->add_option("labs", labs_, "Labs, by number or name (default: all)");
+    app_->add_option("--out", out_, "Output folder: mutants.json and one folder per lab")->capture_default_str();
+    app_->add_option("--jobs", jobs_, "Mutants graded at once")->capture_default_str()->check(CLI::PositiveNumber);
+    app_->add_option("--max-per-lab", max_per_lab_, "At most this many mutants per lab, evenly spread (default: all)");
+    app_->add_flag("--no-races", no_races_, "Skip the memory-safety checks under Oclgrind (the algorithm checks still run)");
+  }
+
+  int run(const Globals& g) override {
+    MutantsOptions o{out_, g.reference_dir, kit::root() / "solutions", kit::root() / "grader" / "mutants",
+                     load_specs(g.specs_dir, split_labs(labs_)), jobs_, g.pocl_threads, !no_races_, max_per_lab_};
+    run_mutants(o, std::cout);
+    return 0;
+  }
+
+ private:
+  std::vector<std::string> labs_;
+  std::filesystem::path out_ = kit::root() / "build" / "mutants";
+  int jobs_ = machine_cores();
+  std::size_t max_per_lab_ = 0;
+  bool no_races_ = false;
+};
+
+}  // namespace
+
+std::unique_ptr<Command> add_mutants(CLI::App& app) { return std::make_unique<Mutants>(app); }
+
+}  // namespace grader::cli

@@ -1,0 +1,63 @@
+// `grader slurm`: a class graded as a Slurm job array; submitted again, only what is missing.
+#include <iostream>
+
+#include "batch/slurm.hpp"
+#include "cli/command.hpp"
+
+namespace grader::cli {
+namespace {
+
+class Slurm : public Command {
+ public:
+  explicit Slurm(CLI::App& app)
+      : Command(app.add_subcommand("slurm", "Grade a class as a Slurm job array (again: only what is missing)")) {
+    app_->add_option("--submissions", submissions_, "Folder with one folder or archive per student (shared filesystem)")->required();
+    app_->add_option("--out", out_, "Output folder on a shared filesystem (again with the same folder: only what is missing)")->required();
+    app_->add_option("--labs", labs_, "Labs to grade, e.g. 03,04 (default: all)");
+    app_->add_flag("--no-races", no_races_, "Skip the memory-safety checks under Oclgrind");
+    app_->add_flag("--no-oclgrind", no_oclgrind_, "Leave out every check that runs under Oclgrind (nodes without it)");
+    devices_.add_to(app_);
+    app_->add_option("--chunk-size", o_.chunk_size, "Students per array task")->capture_default_str()->check(CLI::PositiveNumber);
+    app_->add_option("--cpus-per-task", o_.cpus_per_task, "CPUs of each task (its --jobs)")->capture_default_str()->check(CLI::PositiveNumber);
+    app_->add_option("--partition", o_.partition, "Slurm partition (e.g. gpu)");
+    app_->add_option("--account", o_.account, "Slurm account to charge");
+    app_->add_option("--gres", o_.gres, "Generic resources per task, e.g. gpu:1 when grading with -p nvidia");
+    app_->add_option("--setup", o_.setup, "A shell line each job runs first, e.g. 'module load pocl' (repeatable)");
+    app_->add_option("--sbatch-arg", o_.sbatch_args, "One more argument for sbatch, e.g. --qos=short (repeatable)");
+    app_->add_flag("--hold", o_.hold, "Submit the array held (scontrol release JOB starts it)");
+    app_->add_flag("--dry-run", o_.dry_run, "Write the scripts and print the sbatch commands, submit nothing");
+  }
+
+  int run(const Globals& g) override {
+    o_.batch.submissions = submissions_;
+    o_.batch.out = out_;
+    o_.batch.specs = load_specs(g.specs_dir, split_labs(labs_));
+    o_.batch.oclgrind = !no_oclgrind_;
+    o_.grader_exe = self_exe();
+    devices_.chosen();  // the form of --devices; whether they exist is the compute nodes' business
+    if (!labs_.empty()) {
+      std::string labs;
+      for (const std::string& l : split_labs(labs_)) labs += (labs.empty() ? "" : ",") + l;
+      o_.grade_args = {"--labs", labs};
+      o_.merge_args = {"--labs", labs};
+    }
+    if (no_races_) o_.grade_args.push_back("--no-races");
+    if (no_oclgrind_) o_.grade_args.push_back("--no-oclgrind");
+    for (const std::string& a : devices_.as_args()) o_.grade_args.push_back(a);
+    submit_to_slurm(o_, std::cout);
+    return 0;
+  }
+
+ private:
+  SlurmOptions o_;
+  std::filesystem::path submissions_, out_;
+  std::vector<std::string> labs_;
+  bool no_races_ = false, no_oclgrind_ = false;
+  DeviceFlags devices_;
+};
+
+}  // namespace
+
+std::unique_ptr<Command> add_slurm(CLI::App& app) { return std::make_unique<Slurm>(app); }
+
+}  // namespace grader::cli

@@ -1,0 +1,35 @@
+#pragma once
+// What the grader hands out: the class gradebook (CSV), a report per student (JSON and Markdown),
+// the self-check's terminal lines, and Gradescope's results.json.
+#include <map>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "core/results.hpp"
+#include "spec/spec.hpp"
+
+namespace grader {
+
+using ResultMap = std::map<std::pair<std::string, std::string>, LabResult>;
+
+std::string gradebook_csv(const std::vector<std::string>& students, const std::vector<LabSpec>& specs,
+                          const ResultMap& results);
+json student_report_json(const std::string& student, const std::vector<LabSpec>& specs, const ResultMap& results);
+std::string student_report_md(const std::string& student, const std::vector<LabSpec>& specs, const ResultMap& results);
+
+// The self-check's view of one lab: a line per case, failures explained.
+std::string check_report(const LabResult& result);
+
+// Gradescope's results.json: score, and a test per case with name, score, max_score, status,
+// output and visibility (hidden cases "after_published").
+// Markdown output (the reports are Markdown already), the run's execution_time, the speed
+// leaderboard, and, from Gradescope's submission_metadata.json when given, the student's last score.
+json gradescope_results(const std::vector<LabResult>& results, const json& metadata = json());
+
+std::string format_points(double points);
+
+// A CSV field: quoted (quotes doubled) when it holds a comma, a quote or a line break.
+std::string csv_field(const std::string& s);
+
+}  // namespace grader

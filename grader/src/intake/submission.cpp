@@ -1,0 +1,144 @@
+#include "intake/submission.hpp"
+
+#include <algorithm>
+#include <regex>
+#include <set>
+
+namespace grader {
+namespace {
+
+// Length of the valid UTF-8 sequence starting at s[i], or 0 when it is not valid.
+std::size_t utf8_length(const std::string& s, std::size_t i) {
+  const auto byte = [&](std::size_t k) { return static_cast<unsigned char>(s[k]); };
+  const unsigned char c = byte(i);
+  std::size_t n = c < 0x80 ? 1 : (c >> 5) == 0x6 ? 2 : (c >> 4) == 0xE ? 3 : (c >> 3) == 0x1E ? 4 : 0;
+  if (n == 0 || i + n > s.size()) return 0;
+  for (std::size_t k = 1; k < n; ++k)
+    if ((byte(i + k) >> 6) != 0x2) return 0;
+  if (n == 2 && c < 0xC2) return 0;  // overlong
+  return n;
+}
+
+// The source as the preprocessor sees its lines: a bare \r is a line break too, and a
+// backslash-newline joins two lines. Offsets stay those of the original text (joined lines are
+// blanked, not removed), so line numbers still count.
+std::string logical_lines(const std::string& s) {
+  std::string out = s;
+  for (std::size_t i = 0; i < out.size(); ++i) {
+    if (out[i] == '\r') out[i] = '\n';
+    if (out[i] == '\\' && i + 1 < s.size() && (s[i + 1] == '\n' || s[i + 1] == '\r')) {
+      out[i] = ' ';
+      out[i + 1] = ' ';  // the next line continues this one
+      if (s[i + 1] == '\r' && i + 2 < s.size() && s[i + 2] == '\n') out[i + 2] = ' ';
+    }
+  }
+  return out;
+}
+
+// The source with comments, string literals and character literals blanked out (newlines kept).
+std::string code_only(const std::string& s) {
+  std::string out = s;
+  enum { Code, Line, Block, Literal } state = Code;
+  char quote = 0;
+  for (std::size_t i = 0; i < s.size(); ++i) {
+    const char c = s[i], next = i + 1 < s.size() ? s[i + 1] : '\0';
+    switch (state) {
+      case Code:
+        if (c == '/' && next == '/') state = Line, out[i] = ' ';
+        else if (c == '/' && next == '*') state = Block, out[i] = ' ', out[++i] = ' ';
+        else if (c == '"' || c == '\'') state = Literal, quote = c;
+        break;
+      case Line:
+        if (c == '\n') state = Code;
+        else out[i] = ' ';
+        break;
+      case Block:
+        if (c == '*' && next == '/') state = Code, out[i] = ' ', out[++i] = ' ';
+        else if (c != '\n') out[i] = ' ';
+        break;
+      case Literal:
+        if (c == '\\' && next) out[i] = ' ', out[++i] = ' ';
+        else if (c == quote || c == '\n') state = Code;  // a literal never spans a line
+        else out[i] = ' ';
+        break;
+    }
+  }
+  return out;
+}
+
+std::size_t line_of(const std::string& s, std::size_t offset) {
+  return 1 + std::size_t(std::count(s.begin(), s.begin() + std::ptrdiff_t(offset), '\n'));
+}
+
+}  // namespace
+
+std::optional<FoundKernel> find_kernel(const std::filesystem::path& root, const std::string& name) {
+  std::vector<std::filesystem::path> matches;
+  std::error_code ec;
+  for (auto it = std::filesystem::recursive_directory_iterator(root, ec);
+       !ec && it != std::filesystem::recursive_directory_iterator(); it.increment(ec))
+    if (it->is_regular_file() && !it->is_symlink() && it->path().filename() == name) matches.push_back(it->path());
+  if (matches.empty()) return std::nullopt;
+  const auto depth = [&](const std::filesystem::path& p) {
+    const std::filesystem::path relative = std::filesystem::relative(p, root);
+    return std::distance(relative.begin(), relative.end());
+  };
+  std::sort(matches.begin(), matches.end(), [&](const auto& a, const auto& b) {
+    return depth(a) != depth(b) ? depth(a) < depth(b) : a < b;
+  });
+  FoundKernel found{matches[0], std::filesystem::relative(matches[0], root).string(), {}};
+  for (std::size_t i = 1; i < matches.size(); ++i) found.others.push_back(std::filesystem::relative(matches[i], root).string());
+  return found;
+}
+
+std::vector<std::string> screen_kernel_source(const std::string& bytes, const std::string& shown_as,
+                                              const std::vector<kit::KernelSignature>& kernels) {
+  std::vector<std::string> problems;
+  if (bytes.size() > kMaxKernelBytes) {
+    problems.push_back(shown_as + ": " + std::to_string(bytes.size()) + " bytes, above the limit of " +
+                       std::to_string(kMaxKernelBytes) + " bytes for a kernel file");
+    return problems;
+  }
+  if (const std::string problem = kit::encoding_problem(bytes, shown_as); !problem.empty()) return {problem};
+  // The text the compiler is given: lines and columns count as in the student's editor.
+  const std::string text = kit::editor_text(bytes);
+  const std::size_t bom = bytes.size() - text.size();  // a byte-order mark's bytes, gone from `text`
+  if (const auto nul = text.find('\0'); nul != std::string::npos) {
+    problems.push_back(shown_as + ": a NUL byte at line " + std::to_string(line_of(text, nul)) +
+                       ": this is a binary file, not OpenCL C source");
+    return problems;
+  }
+  for (std::size_t i = 0; i < text.size();) {
+    const std::size_t n = utf8_length(text, i);
+    if (n == 0) {
+      problems.push_back(shown_as + ":" + std::to_string(line_of(text, i)) + ": byte " + std::to_string(bom + i + 1) +
+                         " is not UTF-8 text; save the file as UTF-8");
+      return problems;
+    }
+    i += n;
+  }
+  const std::string code = code_only(logical_lines(text));
+  // Only these directives may appear: none of them can read another file. Anything else —
+  // #include, #import, #embed, #line, and any spelling of them — is refused.
+  static const std::regex directive(R"((^|\n)[ \t]*(#|%:)[ \t]*([A-Za-z_]*))");
+  static const std::set<std::string> allowed = {"define", "undef", "if", "ifdef", "ifndef", "elif",
+                                                "else", "endif", "pragma", "error", "warning", ""};
+  for (auto it = std::sregex_iterator(code.begin(), code.end(), directive); it != std::sregex_iterator(); ++it) {
+    const std::string name = (*it)[3].str();
+    if (allowed.count(name)) continue;
+    const std::size_t at = std::size_t(it->position(0)) + it->str(1).size();
+    const bool reads = name == "include" || name == "include_next" || name == "import" || name == "embed";
+    problems.push_back(shown_as + ":" + std::to_string(line_of(text, at)) + ": #" + name + " is not allowed: " +
+                       (reads ? "a submission is this one file, and it may not read others"
+                              : "only #define, #undef, #if, #ifdef, #ifndef, #elif, #else, #endif, #pragma, #error and #warning are"));
+  }
+  for (const kit::KernelSignature& k : kernels) {
+    // Attributes may stand between the qualifier and the name: kernel __attribute__((...)) void f(
+    const std::regex declared("\\b(__)?kernel\\b[^;{}]*\\bvoid\\s+" + k.name + "\\s*\\(");
+    if (!std::regex_search(code, declared))
+      problems.push_back(shown_as + ": no kernel named " + k.name + " is declared; the lab expects:\n    " + k.text());
+  }
+  return problems;
+}
+
+}  // namespace grader

@@ -1,0 +1,150 @@
+#include "isolation/case_child.hpp"
+
+#include <memory>
+
+#include "spec/case_fields.hpp"
+#include "core/files.hpp"
+#include "kit/build_service.hpp"
+#include "kit/errors.hpp"
+#include "grader/lab/driver.hpp"
+#include "core/results.hpp"
+
+namespace grader {
+namespace {
+
+// The result of `step`, or the reason it failed: {"status": "build_error", "log"}, {"status":
+// "kernel-failed", "message"} (kit::kernel_failed_on_device), or {"status": failed_status, "message"}.
+template <class Step>
+json guarded(const char* failed_status, Step&& step) {
+  try {
+    return step();
+  } catch (const kit::BuildError& e) {
+    return {{"status", "build_error"}, {"log", e.log}};
+  } catch (const kit::DeviceLimit& e) {
+    return {{"status", "not-run-here"}, {"reason", e.what()}};
+  } catch (const kit::Error& e) {
+    return {{"status", failed_status}, {"message", e.what()}};
+  } catch (const cl::Error& e) {
+    const std::string message = std::string(e.what()) + " returned " + kit::cl_status_name(e.err());
+    if (kit::kernel_failed_on_device(e)) return {{"status", "kernel-failed"}, {"message", message}};  // the kernel's, not the grader's
+    return {{"status", "error"}, {"message", "OpenCL call " + message}};
+  }
+}
+
+json build(const LabDriver& driver, const kit::Runtime& rt, const ChildTask& t) {
+  return guarded("rejected", [&] {
+    const cl::Program program = kit::build_program(rt.context, rt.device, t.kernel, "", t.shown_as);
+    for (const kit::KernelSignature& k : driver.kernels()) kit::make_kernel(program, k, t.shown_as);
+    return json{{"status", "built"}, {"device", rt.summary()}};
+  });
+}
+
+// Why this device cannot run the case at all (empty: it can): a work-group larger than the device
+// allows is the device's limit, not the student's mistake.
+std::string cannot_run_here(const kit::Runtime& rt, const json& params) {
+  const json& local = params.value("local", json());
+  if (!local.is_number_unsigned()) return "";
+  const std::size_t most = rt.device.getInfo<CL_DEVICE_MAX_WORK_GROUP_SIZE>();
+  if (local.get<std::size_t>() <= most) return "";
+  return "work-groups of L = " + std::to_string(local.get<std::size_t>()) + " are more than " + rt.device_name() +
+         " allows (" + std::to_string(most) + ")";
+}
+
+// One case. A case listing several values of one field (the safety case) runs each in turn, in
+// this one context, so that one Oclgrind run sees them all.
+json run_one(const LabDriver& driver, const kit::Runtime& rt, const ChildTask& t, const json& params) {
+  if (const std::string why = cannot_run_here(rt, params); !why.empty()) return {{"status", "not-run-here"}, {"reason", why}};
+  return guarded("error", [&] {
+    const auto [field, values] = variant_field(params);
+    json outputs = json::array();
+    for (const json& one : expand_variants(params)) {
+      json out = driver.run_case(rt, t.kernel, t.shown_as, one);
+      outputs.push_back(field.empty() ? out : json{{field, one.at(field)}, {"outputs", out}});
+    }
+    return json{{"status", "ok"}, {"outputs", field.empty() ? outputs[0] : json{{"variants", outputs}}}};
+  });
+}
+
+// A CPU device's work-group local memory is one block per worker thread, kept from one kernel
+// launch to the next; a process that has run nothing yet finds it zeroed. Zeroing it between
+// cases gives every case of a child the local memory a fresh child would see, so that a kernel
+// reading past its local array (undefined, and Oclgrind's to report) gets the same result
+// whatever case ran before it. GPUs make no such promise either way, and are left alone.
+class LocalMemoryScrub {
+ public:
+  explicit LocalMemoryScrub(const kit::Runtime& rt) {
+    if (rt.device.getInfo<CL_DEVICE_TYPE>() != CL_DEVICE_TYPE_CPU) return;
+    static const char* source =
+        "kernel void kit_scrub_local(local uint* m, uint n, global uint* sink) {\n"
+        "  uint seen = 0;\n"
+        "  for (uint i = get_local_id(0); i < n; i += get_local_size(0)) m[i] = 0;\n"
+        "  barrier(CLK_LOCAL_MEM_FENCE);\n"
+        "  for (uint i = get_local_id(0); i < n; i += get_local_size(0)) seen |= m[i];\n"
+        "  if (seen) sink[0] = seen;\n"
+        "}\n";
+    static const char* options = "-cl-std=CL1.2";
+    kit::build_in_service(source, options);  // a batch's build service, when there is one
+    cl::Program program(rt.context, source);
+    program.build(options);
+    kernel_ = cl::Kernel(program, "kit_scrub_local");
+    sink_ = cl::Buffer(rt.context, CL_MEM_READ_WRITE, sizeof(cl_uint));
+    const cl_ulong bytes = rt.device.getInfo<CL_DEVICE_LOCAL_MEM_SIZE>();
+    words_ = cl_uint(bytes / sizeof(cl_uint));
+    kernel_.setArg(0, cl::Local(std::size_t(words_) * sizeof(cl_uint)));
+    kernel_.setArg(1, words_);
+    kernel_.setArg(2, sink_);
+  }
+  void operator()(const kit::Runtime& rt) {
+    if (!kernel_()) return;
+    rt.queue.enqueueNDRangeKernel(kernel_, cl::NullRange, cl::NDRange(1), cl::NDRange(1));
+    rt.queue.finish();
+  }
+
+ private:
+  cl::Kernel kernel_;
+  cl::Buffer sink_;
+  cl_uint words_ = 0;
+};
+
+}  // namespace
+
+int run_case_child(const ChildTask& t) {
+  const bool many = !t.cases_file.empty();
+  const std::filesystem::path first = many ? t.result_dir / "built.json" : t.result;
+  const LabDriver* driver = nullptr;
+  std::unique_ptr<kit::Runtime> rt;
+  const json opened = guarded("error", [&] {
+    driver = &lab_driver(t.lab);
+    rt = std::make_unique<kit::Runtime>(kit::Runtime::open(t.device));
+    return json{{"status", "open"}};
+  });
+  if (opened["status"] != "open") {
+    write_file_atomically(first, dump_json(opened));
+    return 0;
+  }
+  if (many) {
+    json built = build(*driver, *rt, t);
+    built["device"] = rt->summary();  // named in the report, built or not
+    write_file_atomically(first, dump_json(built));
+    if (built["status"] != "built") return 0;
+    const json cases = json::parse(read_file(t.cases_file));
+    LocalMemoryScrub scrub(*rt);
+    for (std::size_t i = 0; i < cases.size(); ++i) {
+      if (i > 0) scrub(*rt);
+      write_file_atomically(t.result_dir / ("case-" + std::to_string(i) + ".json"), dump_json(run_one(*driver, *rt, t, cases[i])));
+    }
+    return 0;
+  }
+  json result;
+  if (t.case_json.empty()) result = build(*driver, *rt, t);
+  else if (!t.baseline.empty())
+    result = guarded("error", [&] {
+      return json{{"status", "ok"},
+                  {"outputs", driver->run_speed(*rt, t.kernel, t.shown_as, t.baseline, json::parse(t.case_json), t.pairs)}};
+    });
+  else result = run_one(*driver, *rt, t, json::parse(t.case_json));
+  write_file_atomically(t.result, dump_json(result));
+  return 0;
+}
+
+}  // namespace grader

@@ -1,0 +1,210 @@
+#include "isolation/case_runs.hpp"
+
+#include <algorithm>
+#include <chrono>
+
+#include "core/files.hpp"
+#include "isolation/fresh_memory.hpp"
+#include "kit/build_service.hpp"
+
+namespace grader {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+double seconds_between(Clock::time_point a, Clock::time_point b) { return std::chrono::duration<double>(b - a).count(); }
+
+Clock::duration after(double seconds) {
+  return std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(seconds));
+}
+
+json read_result(const std::filesystem::path& file) {
+  try {
+    return json::parse(read_file(file));  // written atomically: complete or absent
+  } catch (const std::exception&) {
+    return json::object();
+  }
+}
+
+// A result the child wrote about its own failure (an OpenCL call or a build that failed), not the
+// kernel's outputs or a device limit.
+bool reported_failure(const json& result) {
+  const std::string status = result.value("status", "");
+  return status != "ok" && status != "not-run-here";
+}
+
+int case_threads(const CaseSpec& c, int fallback) {
+  const json& t = c.params.value("pocl_threads", json());
+  return t.is_number_unsigned() ? t.get<int>() : fallback;
+}
+
+// The earlier way: a child for the build, then one per case.
+CaseRuns one_child_each(const LabSpec& spec, const GradeSettings& s, const std::filesystem::path& kernel,
+                        const std::string& shown_as, const std::vector<std::size_t>& indices, const CaseJudge& judge) {
+  CaseRuns out;
+  out.results.assign(indices.size(), json());
+  out.seconds.assign(indices.size(), 0);
+  SandboxLimits limits{spec.build_time_limit_s, spec.memory_limit_mb, s.pocl_threads, s.pocl_cache()};
+  limits.limit_address_space = s.cpu_device;
+  if (s.cpu_device) zero_fresh_memory(limits);
+  std::vector<std::string> common = {"--lab", spec.lab, "--kernel", kernel.string(), "--shown-as", shown_as};
+  for (const std::string& a : device_args(s.device)) common.push_back(a);
+  const ChildRun built = run_child(s, {}, common, limits, s.workdir / "build");
+  ++out.children;
+  out.build = step_result(built, limits);
+  out.build_seconds = built.outcome.seconds;
+  if (out.build.value("status", "") != "built") return out;
+  for (std::size_t i = 0; i < indices.size(); ++i) {
+    const CaseSpec& c = spec.cases[indices[i]];
+    limits.seconds = c.time_limit_s;
+    std::vector<std::string> args = common;
+    args.insert(args.end(), {"--case", c.params.dump()});
+    const ChildRun run = run_child(s, {}, args, limits, s.workdir / ("case" + std::to_string(indices[i])));
+    ++out.children;
+    out.results[i] = step_result(run, limits);
+    out.seconds[i] = run.outcome.seconds;
+    if (judge(indices[i], out.results[i]) == CaseVerdict::Stop) break;
+  }
+  return out;
+}
+
+}  // namespace
+
+ChildRun run_child(const GradeSettings& s, const std::vector<std::string>& prefix, const std::vector<std::string>& args,
+                   const SandboxLimits& limits, const std::filesystem::path& dir) {
+  const std::filesystem::path result = dir / "result.json";
+  std::filesystem::remove(result);
+  std::vector<std::string> argv = prefix;
+  argv.insert(argv.end(), {s.grader_exe.string(), "run-case"});
+  argv.insert(argv.end(), args.begin(), args.end());
+  argv.insert(argv.end(), {"--result", result.string()});
+  ChildRun run{json::object(), run_in_sandbox(argv, limits, dir)};
+  if (std::filesystem::exists(result)) run.result = read_result(result);
+  return run;
+}
+
+json step_result(const ChildRun& run, const SandboxLimits& limits) {
+  const ChildOutcome& o = run.outcome;
+  if (o.end == ChildOutcome::End::Exited && o.exit_code == 0 && run.result.contains("status")) return run.result;
+  const std::string reason = o.reason(limits);
+  const std::string tail = o.output.size() > 600 ? o.output.substr(o.output.size() - 600) : o.output;
+  return {{"status", "sandbox"},
+          {"end", o.end == ChildOutcome::End::TimedOut             ? "timeout"
+                  : reason.rfind("ran out of memory", 0) == 0 ? "out-of-memory"
+                                                                : "crashed"},
+          {"reason", reason},
+          {"output", tail}};
+}
+
+CaseRuns run_cases(const LabSpec& spec, const GradeSettings& s, const std::filesystem::path& kernel,
+                   const std::string& shown_as, const std::vector<std::size_t>& indices, const CaseJudge& judge) {
+  if (s.child_per_case) return one_child_each(spec, s, kernel, shown_as, indices, judge);
+  CaseRuns out;
+  const std::size_t n = indices.size();
+  out.results.assign(n, json());
+  out.seconds.assign(n, 0);
+  const auto limit_of = [&](std::size_t pos) { return spec.cases[indices[pos]].time_limit_s; };
+  const auto own_threads = [&](std::size_t pos) { return case_threads(spec.cases[indices[pos]], 0); };
+  std::vector<std::size_t> confirm;  // positions that crashed or failed after other cases ran in their child
+  bool stop = false;
+
+  // One child: builds the kernel, then runs the cases at positions `mine` in turn. Returns the
+  // number of cases it finished; `built` says whether it got past the build.
+  const auto launch = [&](const std::vector<std::size_t>& mine, bool& built) -> std::size_t {
+    const std::filesystem::path dir = s.workdir / ("run" + std::to_string(out.children++));
+    std::filesystem::remove_all(dir);
+    std::filesystem::create_directories(dir);
+    json list = json::array();
+    for (std::size_t p : mine) list.push_back(spec.cases[indices[p]].params);
+    write_file_atomically(dir / "cases.json", list.dump());
+    SandboxLimits limits{spec.build_time_limit_s, spec.memory_limit_mb, s.pocl_threads, s.pocl_cache()};
+    limits.case_threads = own_threads(mine[0]) ? own_threads(mine[0]) : s.pocl_threads;
+    limits.limit_address_space = s.cpu_device;
+    if (s.cpu_device) zero_fresh_memory(limits);
+    if (!s.build_service.empty()) limits.environment.emplace_back(kit::kBuildServiceVariable, s.build_service);
+    for (std::size_t p : mine) limits.seconds += limit_of(p);  // the CPU-time backstop covers them all
+
+    // Follows the child through its build and its cases from the files it writes: each phase's
+    // deadline runs from the moment the phase before it ended.
+    bool started = false, abandoned = false;
+    built = false;
+    std::size_t done = 0;
+    Clock::time_point phase_start;
+    const auto follow = [&]() -> Clock::time_point {
+      const Clock::time_point now = Clock::now();
+      if (!started) started = true, phase_start = now;
+      if (!built) {
+        if (!std::filesystem::exists(dir / "built.json")) return phase_start + after(spec.build_time_limit_s);
+        built = true;
+        out.build_seconds += seconds_between(phase_start, now);
+        phase_start = now;
+      }
+      while (!stop && !abandoned && done < mine.size()) {
+        const std::filesystem::path file = dir / ("case-" + std::to_string(done) + ".json");
+        if (!std::filesystem::exists(file)) return phase_start + after(limit_of(mine[done]));
+        const std::size_t pos = mine[done];
+        out.results[pos] = read_result(file);
+        out.seconds[pos] = seconds_between(phase_start, now);
+        phase_start = now;
+        // A failed OpenCL call leaves a child that is not used again: on a GPU the kernel's fault
+        // ends its context, and every later call fails or hangs; the rest go to a new child. After
+        // other cases ran in this child the failure may be theirs (a heap a kernel wrote past its
+        // buffer into): the case is run again alone, like a crash below.
+        abandoned = reported_failure(out.results[pos]);
+        if (abandoned && done > 0) confirm.push_back(pos);
+        else if (judge(indices[pos], out.results[pos]) == CaseVerdict::Stop) stop = true;
+        ++done;
+      }
+      return stop || abandoned ? now : phase_start + std::chrono::seconds(5);  // stopped, or all done: let it exit
+    };
+    std::vector<std::string> argv = {s.grader_exe.string(), "run-case", "--lab", spec.lab, "--kernel", kernel.string(),
+                                     "--shown-as", shown_as, "--cases", (dir / "cases.json").string(),
+                                     "--result-dir", dir.string()};
+    for (const std::string& a : device_args(s.device)) argv.push_back(a);
+    const ChildOutcome outcome = run_in_sandbox(argv, limits, dir, follow);
+    follow();  // what it wrote after the last look
+    if (!built) {  // the build itself did not finish
+      limits.seconds = spec.build_time_limit_s;
+      out.build = step_result({json::object(), outcome}, limits);
+      return 0;
+    }
+    out.build = read_result(dir / "built.json");
+    if (out.build.value("status", "") != "built") built = false;
+    if (!built || stop || abandoned || done == mine.size()) return done;
+    // The child ended in the case at mine[done]: a time-out, a crash, out of memory.
+    const std::size_t pos = mine[done];
+    limits.seconds = limit_of(pos);
+    out.results[pos] = step_result({json::object(), outcome}, limits);  // no result file: always "sandbox"
+    out.seconds[pos] = seconds_between(phase_start, Clock::now());
+    // A crash or running out of memory after other cases ran in this child may be their doing
+    // (a heap they damaged, memory they held): the case is run again alone, and that run counts.
+    if (done > 0 && out.results[pos].value("end", "") != "timeout") confirm.push_back(pos);
+    else if (judge(indices[pos], out.results[pos]) == CaseVerdict::Stop) stop = true;
+    return done + 1;
+  };
+
+  // A child runs the cases that need the same PoCL threads, wherever they are in the spec: lab
+  // 08's contention cases (a thread count of their own) in a child of theirs, the others together.
+  // Each case's result keeps its place; the cases are independent of the order they run in.
+  std::vector<std::vector<std::size_t>> groups;
+  for (std::size_t p = 0; p < n; ++p) {
+    auto g = std::find_if(groups.begin(), groups.end(), [&](const auto& group) { return own_threads(group[0]) == own_threads(p); });
+    if (g == groups.end()) groups.push_back({p});
+    else g->push_back(p);
+  }
+  for (const std::vector<std::size_t>& group : groups)
+    for (std::size_t next = 0; next < group.size() && !stop;) {
+      bool built = false;
+      next += launch(std::vector<std::size_t>(group.begin() + long(next), group.end()), built);
+      if (!built) return out;
+    }
+  // Crashes and failures to confirm, each in a fresh child of its own.
+  for (std::size_t i = 0; i < confirm.size() && !stop; ++i) {
+    bool built = false;
+    launch({confirm[i]}, built);
+    if (!built) return out;
+  }
+  return out;
+}
+
+}  // namespace grader

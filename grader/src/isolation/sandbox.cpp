@@ -1,0 +1,163 @@
+#include "isolation/sandbox.hpp"
+
+#include <fcntl.h>
+#include <sched.h>
+#include <signal.h>
+#include <sys/prctl.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <cstring>
+#include <nlohmann/json.hpp>
+#include <thread>
+
+#include "core/files.hpp"
+
+namespace grader {
+namespace {
+
+bool says_out_of_memory(const std::string& text) {
+  for (const char* sign : {"bad_alloc", "out of memory", "Out of memory", "CL_OUT_OF_HOST_MEMORY",
+                           "CL_MEM_OBJECT_ALLOCATION_FAILURE", "CL_OUT_OF_RESOURCES", "Cannot allocate memory"})
+    if (text.find(sign) != std::string::npos) return true;
+  return false;
+}
+
+// Whether CPUs 0 .. count-1 are all in this process's affinity mask.
+bool first_cpus_usable(int count) {
+  cpu_set_t mine;
+  CPU_ZERO(&mine);
+  if (sched_getaffinity(0, sizeof mine, &mine) != 0 || count > CPU_SETSIZE) return false;
+  for (int cpu = 0; cpu < count; ++cpu)
+    if (!CPU_ISSET(cpu, &mine)) return false;
+  return true;
+}
+
+}  // namespace
+
+StepThreads step_threads(const std::vector<std::string>& argv, int fallback) {
+  for (std::size_t i = 0; i + 1 < argv.size(); ++i) {
+    if (argv[i] != "--case") continue;
+    const nlohmann::json params = nlohmann::json::parse(argv[i + 1], nullptr, false);  // no exceptions
+    if (!params.is_object() || !params.contains("pocl_threads") || !params["pocl_threads"].is_number_unsigned()) break;
+    return step_threads(int(std::clamp<std::uint64_t>(params["pocl_threads"].get<std::uint64_t>(), 1, 256)));
+  }
+  return {fallback, false};
+}
+
+StepThreads step_threads(int count) { return {count, count >= 2 && first_cpus_usable(count)}; }
+
+std::string ChildOutcome::reason(const SandboxLimits& limits) const {
+  const std::string memory = "ran out of memory (limit " + std::to_string(limits.memory_mb) + " MB)";
+  switch (end) {
+    case End::NotStarted: return "could not be started";
+    case End::TimedOut: {
+      char text[64];
+      std::snprintf(text, sizeof text, "ran past its %.0f s time limit and was stopped", limits.seconds);
+      return text;
+    }
+    case End::Signaled:
+      if (says_out_of_memory(output)) return memory;
+      if (signal == SIGXFSZ)  // a kernel's printf is the usual way to get there
+        return "wrote more than the " + std::to_string(kMaxFileMiB) + " MiB a case may write (its output, printf's included) and was stopped";
+      return std::string("crashed (") + (sigabbrev_np(signal) ? "SIG" + std::string(sigabbrev_np(signal)) : "signal " + std::to_string(signal)) +
+             ", " + strsignal(signal) + ")";
+    case End::Exited:
+      if (exit_code != 0 && says_out_of_memory(output)) return memory;
+      return "exited with status " + std::to_string(exit_code);
+  }
+  return "";
+}
+
+ChildOutcome run_in_sandbox(const std::vector<std::string>& argv, const SandboxLimits& limits,
+                            const std::filesystem::path& workdir, const Deadline& deadline) {
+  std::filesystem::create_directories(workdir);
+  std::filesystem::create_directories(limits.pocl_cache);
+  const std::filesystem::path log = workdir / "child.log";
+  std::vector<char*> args;
+  for (const std::string& a : argv) args.push_back(const_cast<char*>(a.c_str()));
+  args.push_back(nullptr);
+
+  const StepThreads threads = limits.case_threads > 0 ? step_threads(limits.case_threads) : step_threads(argv, limits.pocl_threads);
+  ChildOutcome outcome;
+  const auto start = std::chrono::steady_clock::now();
+  const pid_t parent = getpid();
+  const pid_t pid = fork();
+  if (pid < 0) return outcome;
+  if (pid == 0) {
+    // Child: new process group, limits, private environment, output to the log file.
+    setpgid(0, 0);
+    // If the grader dies (killed batch, Ctrl-C), take this step with it: a student's endless loop
+    // must not outlive the grader that would have stopped it.
+    prctl(PR_SET_PDEATHSIG, SIGKILL);
+    if (getppid() != parent) _exit(125);  // the grader died before the death signal was armed
+    const rlim_t bytes = rlim_t(limits.memory_mb) << 20;
+    const rlim_t cpu = rlim_t(limits.seconds * threads.count) + 10;  // a backstop to the wall clock
+    const struct rlimit memory{bytes, bytes}, no_core{0, 0}, cpu_time{cpu, cpu};
+    if (limits.limit_address_space) setrlimit(RLIMIT_AS, &memory);
+    setrlimit(RLIMIT_CORE, &no_core);
+    setrlimit(RLIMIT_CPU, &cpu_time);
+    const struct rlimit file_size{rlim_t(kMaxFileMiB) << 20, rlim_t(kMaxFileMiB) << 20};  // no file a child writes grows past it
+    setrlimit(RLIMIT_FSIZE, &file_size);
+    setenv("POCL_CACHE_DIR", limits.pocl_cache.c_str(), 1);
+    setenv("POCL_MAX_PTHREAD_COUNT", std::to_string(threads.count).c_str(), 1);
+    setenv("OMP_NUM_THREADS", std::to_string(threads.count).c_str(), 1);
+    // Oclgrind too: with a worker per core it runs work-groups in an order that changes from run
+    // to run, and so do the races it reports between them (a kernel was "unsafe" in one run and
+    // not in the next); an endless loop would also keep every core busy until the time limit.
+    setenv("OCLGRIND_NUM_THREADS", std::to_string(threads.count).c_str(), 1);
+    if (threads.pinned) setenv("POCL_AFFINITY", "1", 1);
+    else unsetenv("POCL_AFFINITY");
+    for (const auto& [name, value] : limits.environment) setenv(name.c_str(), value.c_str(), 1);
+    const int fd = ::open(log.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    if (fd >= 0) {
+      dup2(fd, STDOUT_FILENO);
+      dup2(fd, STDERR_FILENO);
+      ::close(fd);
+    }
+    if (chdir(workdir.c_str()) != 0) _exit(126);
+    execv(args[0], args.data());
+    _exit(127);
+  }
+  setpgid(pid, pid);  // also from here, so the group exists before any kill
+
+  const auto fixed_end = start + std::chrono::duration_cast<std::chrono::steady_clock::duration>(
+                                     std::chrono::duration<double>(limits.seconds));
+  int status = 0;
+  for (auto pause = std::chrono::milliseconds(1);; pause = std::min(pause * 2, std::chrono::milliseconds(20))) {
+    const pid_t done = waitpid(pid, &status, WNOHANG);
+    if (done == pid) break;
+    if (std::chrono::steady_clock::now() >= (deadline ? deadline() : fixed_end)) {
+      kill(-pid, SIGKILL);  // the whole group: the child and anything it started
+      waitpid(pid, &status, 0);
+      outcome.end = ChildOutcome::End::TimedOut;
+      break;
+    }
+    std::this_thread::sleep_for(pause);
+  }
+  kill(-pid, SIGKILL);  // nothing of the group outlives its step
+  outcome.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  if (outcome.end != ChildOutcome::End::TimedOut) {
+    if (WIFEXITED(status)) {
+      outcome.end = ChildOutcome::End::Exited;
+      outcome.exit_code = WEXITSTATUS(status);
+    } else if (WIFSIGNALED(status)) {
+      outcome.end = ChildOutcome::End::Signaled;
+      outcome.signal = WTERMSIG(status);
+    }
+  }
+  try {
+    const std::string text = read_file(log);
+    const std::size_t half = limits.output_bytes / 2;
+    outcome.output = text.size() <= limits.output_bytes
+                         ? text
+                         : text.substr(0, half) + "\n[... output cut ...]\n" + text.substr(text.size() - half);
+  } catch (...) {
+    outcome.output.clear();
+  }
+  return outcome;
+}
+
+}  // namespace grader

@@ -1,0 +1,63 @@
+#pragma once
+// Grading one submission's lab: find and screen the kernel file, build it in a child process,
+// run every case in a child process of its own, compare with the stored references.
+#include <filesystem>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "kit/device.hpp"
+#include "spec/references.hpp"
+#include "core/results.hpp"
+#include "spec/spec.hpp"
+
+namespace grader {
+
+class GradedKernels;
+
+struct GradeSettings {
+  std::filesystem::path grader_exe;  // this program: children run `grader run-case`
+  std::filesystem::path workdir;     // private scratch space for this submission x lab
+  int pocl_threads = 1;
+  bool visible_only = false;         // the students' self-check runs visible cases only
+  bool safety = true;                // run the spec's memory-safety case under Oclgrind
+  bool stop_at_first_loss = false;   // `grader mutants`' screening: the rest is "not-run" once a case loses points
+  bool child_per_case = false;       // the earlier way (a child for the build and for every case), for `grader bench`
+  GradedKernels* graded = nullptr;  // a batch's results by kernel: grade each kernel once
+  std::map<std::string, double>* phases = nullptr;  // when set: seconds spent per phase are added here
+  // --devices: the kernel is graded on each in turn and must be right on all (empty: PoCL's CPU
+  // device, or `device`); the Oclgrind checks run once, with the first.
+  std::vector<kit::DeviceOptions> devices{};
+  kit::DeviceOptions device{};       // where this grading's cases and speed case run (Oclgrind is its own device)
+  bool oclgrind = true;              // run the Oclgrind checks (false: another device already did)
+  bool cpu_device = true;            // `device` is a CPU device (set by grade_lab)
+  // PoCL's kernel cache for the children. A batch gives each of its workers one, shared by the
+  // kernels the worker grades in turn: PoCL keys it by the source, the options and the device, so
+  // only identical programs meet there (the kit's own: the local-memory scrub, lab 06's stored
+  // baseline), each compiled once. Empty: a private one in `workdir`.
+  std::filesystem::path shared_pocl_cache{};
+  // A build service for the children that run cases (kit/build_service.hpp): its socket, or empty.
+  std::string build_service{};
+  std::filesystem::path pocl_cache() const { return shared_pocl_cache.empty() ? workdir / "pocl-cache" : shared_pocl_cache; }
+};
+
+// Whether the device `d` picks here is a CPU device (asked once per choice, then remembered).
+bool is_cpu_device(const kit::DeviceOptions& d);
+
+// The `run-case` arguments that pick `device` (none for the default).
+std::vector<std::string> device_args(const kit::DeviceOptions& device);
+
+// A result with every case (and safety check) "not-run" and 0 points: for a submission whose
+// kernel is missing, rejected or not built.
+LabResult not_graded(const LabSpec& spec, const GradeSettings& settings, const std::string& student,
+                     const std::string& status, const std::string& message);
+
+// The spec's points policy, applied to a graded lab: every point that is not a correctness point
+// (speed, memory safety, algorithm) is scaled by the fraction of the case points earned, rounded down
+// to hundredths, and its message says so.
+void apply_points_policy(const LabSpec& spec, LabResult& r);
+
+LabResult grade_lab(const LabSpec& spec, const LabReference& reference, const std::filesystem::path& submission,
+                    const std::string& student, const GradeSettings& settings);
+
+}  // namespace grader

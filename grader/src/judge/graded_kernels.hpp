@@ -1,0 +1,53 @@
+#pragma once
+// A batch grades each kernel once: submissions whose kernel files are the same after removing
+// comments and spacing (an untouched starter, a solution passed round with new comments) share one
+// result. A result that quotes the file (a build log, an Oclgrind finding, a printf line: their
+// line text and columns depend on the spacing) is shared only between byte-identical files.
+#include <condition_variable>
+#include <map>
+#include <mutex>
+#include <optional>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "core/results.hpp"
+
+namespace grader {
+
+// The kernel's code with comments removed, runs of spaces and tabs made one space and each line
+// trimmed, line breaks kept (so that line numbers agree): what the compiler sees, as text. String
+// and character literals are kept as written.
+std::string code_without_comments(const std::string& source);
+
+// Whether `r` quotes the kernel file `shown_as` anywhere (a "file:line" position, a build log).
+bool quotes_the_file(const LabResult& r, const std::string& shown_as);
+
+class GradedKernels {
+ public:
+  struct Key {
+    std::string lab, shown_as, code, bytes;  // code: code_without_comments; bytes: the file as read
+  };
+  // A result to reuse for `key`, or nullopt: then the caller grades the kernel and must call
+  // publish() or abandon() with the same key. A caller asking for a kernel being graded by
+  // another waits for its result.
+  std::optional<LabResult> find_or_claim(const Key& key);
+  void publish(const Key& key, const LabResult& result);
+  void abandon(const Key& key);
+  std::size_t reused() const;
+
+ private:
+  struct Graded {
+    std::string bytes;
+    LabResult result;
+  };
+  void abandon_locked(const Key& key);
+  std::string id(const Key& key) const { return key.lab + '\n' + key.shown_as + '\n' + key.code; }
+  mutable std::mutex mutex_;
+  std::condition_variable changed_;
+  std::map<std::string, std::vector<Graded>> done_;
+  std::set<std::string> grading_;  // ids being graded now
+  std::size_t reused_ = 0;
+};
+
+}  // namespace grader

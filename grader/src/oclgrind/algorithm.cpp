@@ -1,0 +1,79 @@
+#include "oclgrind/algorithm.hpp"
+
+#include <cmath>
+
+namespace grader {
+namespace {
+
+// log2 of a work-group's size, rounded up: the levels of a tree over L values.
+double levels(std::size_t items) { return std::ceil(std::log2(double(items))); }
+
+std::size_t allowed_span(const AlgorithmCheck& check, std::size_t items) {
+  return std::size_t(std::floor(check.span_log2 * levels(items) + check.span_plus + 1e-9));
+}
+
+// What is wrong with one work-group's measurement, or "" when it has the asked-for shape.
+std::string fault(const AlgorithmCheck& check, const GroupWork& g, const KernelWork& k) {
+  const std::string where = " in work-group " + std::to_string(g.group[0]) + " of " + k.kernel + " (L = " +
+                            std::to_string(g.items) + ")";
+  if (g.work == 0)
+    return "no " + check.ops + " on the data were measured" + where + "; the lab asks for " + check.expect;
+  const std::size_t bound = allowed_span(check, g.items);
+  const std::string busiest = "work-item " + std::to_string(g.busiest_item) + " did " + std::to_string(g.busiest_ops) +
+                              " of the " + std::to_string(g.work) + " " + check.ops + where;
+  if (check.span_bounded && g.span > bound)
+    return busiest + "; the longest chain of " + check.ops + " one after another was " + std::to_string(g.span) +
+           ", where the lab asks for " + check.expect + ": at most " + std::to_string(bound) + " for L = " + std::to_string(g.items);
+  // The share is judged where the group had a full group's worth of work (L - 1 operations or
+  // more): in a last pass over a few values one work-item may rightly do all of them.
+  if (g.items >= 4 && g.work + 1 >= g.items && double(g.busiest_ops) > check.busiest_share * double(g.work))
+    return busiest + ", where the lab asks for " + check.expect + ": no work-item doing more than " +
+           std::to_string(int(std::lround(check.busiest_share * 100))) + " % of them";
+  return "";
+}
+
+}  // namespace
+
+std::string algorithm_name(const AlgorithmCheck& check) { return "algorithm: " + check.kernel + " (measured under Oclgrind)"; }
+
+std::vector<CaseResult> algorithm_results(const AlgorithmSpec& spec, const std::vector<KernelWork>& measured) {
+  std::vector<CaseResult> results;
+  for (const AlgorithmCheck& check : spec.checks) {
+    CaseResult c{algorithm_name(check), spec.visible, 0, check.points, "passed", "", "", 0, "algorithm"};
+    std::size_t groups = 0, launches = 0, worst_span = 0;
+    for (const KernelWork& k : measured) {
+      if (k.kernel != check.kernel) continue;
+      ++launches;
+      for (const GroupWork& g : k.groups) {
+        if (g.items < 2) continue;  // a work-group of one work-item has nothing to share
+        ++groups;
+        worst_span = std::max(worst_span, g.span);
+        const std::string f = fault(check, g, k);
+        if (!f.empty() && c.status == "passed") c.status = "wrong", c.message = f;
+      }
+    }
+    if (launches == 0) {
+      c.status = "not-run";
+      c.message = "the kernel " + check.kernel + " was not launched in the safety run, so its algorithm could not be measured";
+    } else if (c.status == "passed") {
+      c.points = check.points;
+      c.message = check.expect + "; measured in " + std::to_string(groups) + " work-group(s) of " + std::to_string(launches) +
+                  " launch(es): longest chain of " + check.ops + " " + std::to_string(worst_span);
+    } else {
+      c.hint = !check.hint.empty() ? check.hint
+                                   : "each level of a tree halves the values still to combine: every active work-item does one "
+                                     "operation per level, with a barrier between levels";
+    }
+    results.push_back(c);
+  }
+  return results;
+}
+
+std::vector<CaseResult> algorithm_not_run(const AlgorithmSpec& spec, const std::string& status, const std::string& why) {
+  std::vector<CaseResult> results;
+  for (const AlgorithmCheck& check : spec.checks)
+    results.push_back({algorithm_name(check), spec.visible, 0, check.points, status, why, "", 0, "algorithm"});
+  return results;
+}
+
+}  // namespace grader

@@ -1,0 +1,176 @@
+#include "tools/class_bench.hpp"
+
+#include <chrono>
+#include <cstdio>
+#include <map>
+#include <ostream>
+#include <sstream>
+
+#include "batch/batch.hpp"
+#include "core/files.hpp"
+#include "batch/journal.hpp"
+#include "tools/mutate.hpp"
+
+namespace grader {
+namespace {
+
+namespace fs = std::filesystem;
+
+std::string student_name(std::size_t k) {
+  char name[32];
+  std::snprintf(name, sizeof name, "student-%02zu", k + 1);
+  return name;
+}
+
+// Which kind of kernel student k hands in for lab l: 8 in 20 right, 7 wrong, 5 untouched, spread
+// so that every student has some of each.
+std::string kind_of(std::size_t k, std::size_t l) {
+  const std::size_t r = (k * 7 + l * 3) % 20;
+  return r < 8 ? "right" : r < 15 ? "wrong" : "untouched";
+}
+
+// The solution as a student might hand it in: the same code, a comment of their own at the end
+// of the first line (line numbers unchanged).
+std::string with_own_comment(const std::string& source, const std::string& name) {
+  const std::size_t end = source.find('\n');
+  return source.substr(0, end) + "  // " + name + "'s version" + (end == std::string::npos ? "" : source.substr(end));
+}
+
+struct Composition {
+  std::map<std::string, std::size_t> kinds;
+};
+
+Composition make_class(const ClassBenchOptions& o, const fs::path& dir) {
+  Composition c;
+  fs::remove_all(dir);
+  for (std::size_t l = 0; l < o.specs.size(); ++l) {
+    const LabSpec& spec = o.specs[l];
+    const std::string solution = read_file(o.solutions / spec.lab / spec.kernel_file);
+    const std::string starter = read_file(o.starters / spec.lab / spec.kernel_file);
+    const std::vector<Mutant> mutants = make_mutants(solution);
+    std::size_t wrong = 0;
+    for (std::size_t k = 0; k < o.students; ++k) wrong += kind_of(k, l) == "wrong";
+    const std::vector<std::size_t> picks = pick_evenly(mutants.size(), wrong);
+    std::size_t next_wrong = 0;
+    for (std::size_t k = 0; k < o.students; ++k) {
+      const std::string kind = kind_of(k, l);
+      std::string text = kind == "untouched" ? starter : with_own_comment(solution, student_name(k));
+      if (kind == "wrong" && !picks.empty()) text = mutants[picks[next_wrong++ % picks.size()]].source;
+      write_file_atomically(dir / student_name(k) / spec.lab / spec.kernel_file, text);
+      ++c.kinds[kind];
+    }
+  }
+  return c;
+}
+
+struct Timed {
+  BatchStats stats;
+  ResultMap results;
+};
+
+Timed grade(const ClassBenchOptions& o, const fs::path& submissions, const fs::path& out, bool earlier_way,
+            const std::vector<std::string>& only) {
+  Timed t;
+  fs::remove_all(out);
+  BatchOptions b{submissions, out, o.references, o.specs, o.jobs, 1, o.safety};
+  b.only_students = only;
+  b.child_per_case = earlier_way;
+  b.stats = &t.stats;
+  std::ostringstream progress;
+  grade_class(b, progress);
+  t.results = Journal(out / "journal.jsonl").load();
+  return t;
+}
+
+// What a verdict is made of: each case's status and points. The speed case's points follow a
+// timing, so only whether it counted (a right result) is compared.
+std::string verdict_of(const CaseResult& c) {
+  if (c.kind == "speed") return c.status == "passed" || c.status == "slow" ? "right" : c.status;
+  std::ostringstream text;
+  text << c.status << " " << c.points;
+  return text.str();
+}
+
+const char* const kPhases[] = {"screening", "build", "cases", "time-outs", "speed", "oclgrind"};
+
+double phase_of(const std::map<std::string, double>& phases, const std::string& name) {
+  return phases.count(name) ? phases.at(name) : 0.0;
+}
+
+// The phases summed over the whole batch, then per lab with the kernels it graded (results reused
+// for kernels graded before cost nothing). "time-outs" is the part of "cases" spent in cases
+// stopped at their time limit.
+void print_phases(std::ostream& out, const BatchStats& s) {
+  out << "    phases (seconds summed over parallel jobs):";
+  char text[96];
+  for (const char* phase : kPhases) {
+    std::snprintf(text, sizeof text, " %s %.1f", phase, phase_of(s.phases, phase));
+    out << text;
+  }
+  out << "; " << phase_of(s.phases, "children") << " case children\n";
+  for (const auto& [lab, phases] : s.lab_phases) {
+    const std::size_t graded = s.lab_graded.count(lab) ? s.lab_graded.at(lab) : 0;
+    std::snprintf(text, sizeof text, "      %-26s %3zu kernels graded:", lab.c_str(), graded);
+    out << text;
+    for (const char* phase : kPhases) {
+      std::snprintf(text, sizeof text, " %s %.1f", phase, phase_of(phases, phase));
+      out << text;
+    }
+    out << "\n";
+  }
+}
+
+}  // namespace
+
+void run_class_bench(const ClassBenchOptions& o, std::ostream& out) {
+  const fs::path submissions = o.work / "class";
+  const Composition c = make_class(o, submissions);
+  const std::size_t items = o.students * o.specs.size();
+  char line[256];
+  std::snprintf(line, sizeof line, "class: %zu students x %zu labs = %zu student-labs (right %zu, wrong %zu, untouched %zu); "
+                "safety checks %s; --jobs %d\n", o.students, o.specs.size(), items, c.kinds.count("right") ? c.kinds.at("right") : 0,
+                c.kinds.count("wrong") ? c.kinds.at("wrong") : 0, c.kinds.count("untouched") ? c.kinds.at("untouched") : 0,
+                o.safety ? "on" : "off", o.jobs);
+  out << line << std::flush;
+
+  std::vector<std::string> sample;
+  // Every n-th student, shifted by one more each time so that the sample gets a mix of kinds.
+  const std::size_t every = std::max<std::size_t>(1, o.sample_every);
+  for (std::size_t i = 0; i * every + i % every < o.students; ++i) sample.push_back(student_name(i * every + i % every));
+  const Timed earlier = grade(o, submissions, o.work / "earlier", true, sample);
+  const double earlier_rate = double(sample.size() * o.specs.size()) / earlier.stats.seconds;
+  std::snprintf(line, sizeof line, "earlier way (a child per case, every kernel graded), %zu students: %.1f s, %.3f student-labs/s\n",
+                sample.size(), earlier.stats.seconds, earlier_rate);
+  out << line;
+  print_phases(out, earlier.stats);
+  out << std::flush;
+
+  const Timed now = grade(o, submissions, o.work / "now", false, {});
+  const double rate = double(items) / now.stats.seconds;
+  std::snprintf(line, sizeof line, "this way (a child per kernel, each kernel graded once), whole class: %.1f s, %.3f student-labs/s; "
+                "%zu results reused\n", now.stats.seconds, rate, now.stats.reused);
+  out << line;
+  print_phases(out, now.stats);
+  std::snprintf(line, sizeof line, "ratio: %.2fx the earlier way's student-labs per second; the whole class the earlier way: about %.0f s\n",
+                rate / earlier_rate, double(items) / earlier_rate);
+  out << line;
+
+  std::size_t compared = 0, differing = 0;
+  for (const auto& [key, before] : earlier.results) {
+    const auto it = now.results.find(key);
+    ++compared;
+    bool same = it != now.results.end() && it->second.status == before.status && it->second.cases.size() == before.cases.size();
+    for (std::size_t i = 0; same && i < before.cases.size(); ++i)
+      same = verdict_of(before.cases[i]) == verdict_of(it->second.cases[i]);
+    if (same) continue;
+    ++differing;
+    out << "  verdict differs: " << key.first << " " << key.second << "\n";
+    if (it != now.results.end())
+      for (std::size_t i = 0; i < before.cases.size() && i < it->second.cases.size(); ++i)
+        if (verdict_of(before.cases[i]) != verdict_of(it->second.cases[i]))
+          out << "    " << before.cases[i].name << ": " << verdict_of(before.cases[i]) << " -> " << verdict_of(it->second.cases[i]) << "\n";
+  }
+  out << "verdicts: " << compared << " student-labs graded both ways, " << differing << " differ\n";
+}
+
+}  // namespace grader

@@ -1,0 +1,26 @@
+#pragma once
+// `grader bench`: how fast a class is graded. Makes a class from the kit's own kernels (right ones:
+// the solution with each student's own comments; wrong ones: a different mutant of the solution
+// for each student; untouched starters), grades it the way `grader grade` does, grades a sample of
+// it the earlier way (one child per case, every kernel graded) in the same run, and prints
+// student-labs per second, where the time went, the ratio, and whether any verdict differs.
+#include <filesystem>
+#include <iosfwd>
+#include <vector>
+
+#include "spec/spec.hpp"
+
+namespace grader {
+
+struct ClassBenchOptions {
+  std::filesystem::path work, references, solutions, starters;
+  std::vector<LabSpec> specs;
+  std::size_t students = 40;
+  std::size_t sample_every = 10;  // the earlier way grades every n-th student
+  int jobs = 1;
+  bool safety = true;
+};
+
+void run_class_bench(const ClassBenchOptions& options, std::ostream& out);
+
+}  // namespace grader

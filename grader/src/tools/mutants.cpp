@@ -1,0 +1,232 @@
+#include "tools/mutants.hpp"
+
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <fstream>
+#include <map>
+#include <ostream>
+
+#include "batch/batch.hpp"
+#include "core/files.hpp"
+#include "judge/grade.hpp"
+#include "kit/errors.hpp"
+#include "tools/mutate.hpp"
+#include "spec/references.hpp"
+#include "export/reports.hpp"
+
+namespace grader {
+namespace fs = std::filesystem;
+namespace {
+
+// What one lab's run found; `mutants` holds one JSON record per mutant made.
+struct LabSummary {
+  std::string lab;
+  std::size_t generated = 0, made = 0, not_compiled = 0, killed = 0, survived = 0, equivalent = 0, errors = 0;
+  double control = 0, full = 0, seconds = 0;
+  json mutants = json::array();
+  std::size_t counted() const { return made - not_compiled - equivalent - errors; }
+};
+
+// "83.3%", or "n/a" when no mutant counts.
+std::string percent(std::size_t killed, std::size_t counted) {
+  if (counted == 0) return "n/a";
+  char text[32];
+  std::snprintf(text, sizeof text, "%.1f%%", 100.0 * killed / counted);
+  return text;
+}
+
+// `dir`, emptied; a folder that `grader mutants` did not make (no marker file) is never emptied.
+fs::path fresh_dir(const fs::path& dir) {
+  const fs::path marker = dir / ".grader-mutants";
+  if (fs::exists(dir) && !fs::exists(marker))
+    throw kit::Error(dir.string() + " exists and was not made by grader mutants; choose another --out");
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  std::ofstream(marker) << "made by grader mutants: emptied on its next run with this --out\n";
+  return dir;
+}
+
+// How a graded mutant counts: not-compiled, survived (full points), killed (lost a point in a check
+// the grader finished), or error (lost points only where the grader itself failed).
+std::string classify(const LabResult& r, double full) {
+  if (r.status == "build-error" || r.status == "rejected") return "not-compiled";
+  if (r.status != "graded") return "error";
+  if (r.points() + 1e-9 >= full) return "survived";
+  for (const CaseResult& c : r.cases)
+    if (c.status != "error" && c.points + 1e-9 < c.max_points) return "killed";
+  return "error";
+}
+
+// The solution graded as a control; throws kit::Error unless it scores full points.
+double grade_control(const LabSpec& spec, const LabReference& reference, const std::string& source, const fs::path& dir,
+                     const MutantsOptions& o) {
+  write_file_atomically(dir / "solution" / spec.kernel_file, source);
+  const GradeSettings settings{fs::read_symlink("/proc/self/exe"), dir / ".work", o.pocl_threads, false, o.safety};
+  const LabResult r = grade_lab(spec, reference, dir / "solution", "solution", settings);
+  fs::remove_all(dir / ".work");
+  if (r.status == "graded" && r.points() + 1e-9 >= r.max_points()) return r.max_points();
+  std::string why = r.status == "graded" ? "" : "\n  " + r.status + ": " + r.message;
+  for (const CaseResult& c : r.cases)
+    if (c.points + 1e-9 < c.max_points) why += "\n  " + c.name + ": " + c.status + " " + c.message;
+  throw kit::Error("the control, solutions/" + spec.lab + "/" + spec.kernel_file + ", scored " + format_points(r.points()) + " of " +
+                   format_points(r.max_points()) + " points: the spec or the references of " + spec.lab + " are broken" + why);
+}
+
+// Makes, grades and counts the mutants of one lab; prints its summary and survivors.
+LabSummary mutate_lab(const MutantsOptions& o, LabSpec spec, std::ostream& out) {
+  const auto start = std::chrono::steady_clock::now();
+  if (!o.safety) spec.algorithm.reset();  // the algorithm is measured in the Oclgrind run, skipped too
+  LabSummary s{spec.lab};
+  const fs::path dir = fresh_dir(o.out / ("mutants-" + spec.lab));
+  const std::string source = read_file(o.solutions / spec.lab / spec.kernel_file);
+  const LabReference reference = load_reference(o.references, spec);
+  out << "\n== " << spec.lab << ": grading the solution as a control\n" << std::flush;
+  s.full = s.control = grade_control(spec, reference, source, dir / "control", o);
+
+  const std::vector<Mutant> all = make_mutants(source);
+  s.generated = all.size();
+  std::vector<std::pair<std::string, const Mutant*>> picked;  // folder name, mutant
+  for (const std::size_t i : pick_evenly(all.size(), o.max_per_lab)) {
+    char id[16];
+    std::snprintf(id, sizeof id, "m%04zu", i + 1);
+    picked.push_back({std::string(id) + "-" + all[i].op + "-L" + std::to_string(all[i].line), &all[i]});
+    write_file_atomically(dir / "mutants" / picked.back().first / spec.kernel_file, all[i].source);
+  }
+  s.made = picked.size();
+  out << "== " << spec.lab << ": " << s.made << " of " << s.generated << " mutants, graded like students\n" << std::flush;
+  fs::create_directories(dir / "mutants");
+  // With the safety checks, the cases come first, without Oclgrind, each mutant up to its first
+  // case that loses points: such a mutant loses them in the full grading too (same cases, same
+  // references), so it is killed, and only the others are graded again with the whole spec. Same
+  // counts, a fraction of the time.
+  std::map<std::string, fs::path> report_of;  // mutant folder -> the report that decides it
+  std::vector<std::string> full_grading;
+  if (o.safety) {
+    LabSpec cases_only = spec;
+    cases_only.algorithm.reset();
+    grade_class({dir / "mutants", dir / "screened", o.references, {cases_only}, o.jobs, o.pocl_threads, false, true}, out);
+    for (const auto& [name, m] : picked) {
+      const fs::path report = dir / "screened" / name / "report.json";
+      const std::string status = classify(lab_result_from_json(json::parse(read_file(report)).at("labs").at(0)), s.full);
+      if (status == "killed" || status == "not-compiled") report_of[name] = report;
+      else full_grading.push_back(name);
+    }
+    out << "== " << spec.lab << ": " << report_of.size() << " settled by the cases alone; " << full_grading.size()
+        << " graded again with the safety and algorithm checks\n" << std::flush;
+    fs::create_directories(dir / "full");
+    for (const std::string& name : full_grading) fs::rename(dir / "mutants" / name, dir / "full" / name);
+    if (!full_grading.empty())
+      grade_class({dir / "full", dir / "graded", o.references, {spec}, o.jobs, o.pocl_threads, true}, out);
+    for (const std::string& name : full_grading) fs::rename(dir / "full" / name, dir / "mutants" / name);
+  } else {
+    grade_class({dir / "mutants", dir / "graded", o.references, {spec}, o.jobs, o.pocl_threads, false, true}, out);
+  }
+  for (const auto& [name, m] : picked)
+    if (!report_of.count(name)) report_of[name] = dir / "graded" / name / "report.json";
+
+  const fs::path list = o.equivalents / (spec.lab + ".equivalent.json");
+  const std::vector<KnownEquivalent> known = load_equivalents(list);
+  std::vector<bool> used(known.size(), false);
+  std::vector<std::string> warnings;
+  for (const auto& [name, m] : picked) {
+    const json report = json::parse(read_file(report_of.at(name)));
+    const LabResult r = lab_result_from_json(report.at("labs").at(0));
+    std::string status = classify(r, s.full), why;
+    for (std::size_t k = 0; k < known.size(); ++k)
+      if (known[k].op == m->op && known[k].line == m->line && known[k].after == m->after) {
+        used[k] = true;
+        if (status == "survived") status = "equivalent", why = known[k].why;
+        else warnings.push_back(name + " is listed as equivalent in " + list.string() + " but is " + status + ": remove it from the list");
+      }
+    s.not_compiled += status == "not-compiled";
+    s.killed += status == "killed";
+    s.survived += status == "survived";
+    s.equivalent += status == "equivalent";
+    s.errors += status == "error";
+    json record = {{"lab", spec.lab}, {"id", name.substr(0, 5)}, {"operator", m->op},   {"line", m->line},
+                   {"before", m->before}, {"after", m->after},     {"status", status}, {"points", r.points()},
+                   {"max_points", s.full}};
+    if (!why.empty()) record["why"] = why;
+    s.mutants.push_back(record);
+  }
+  if (o.max_per_lab == 0)  // with a cap, a listed mutant may simply not have been made
+    for (std::size_t k = 0; k < known.size(); ++k)
+      if (!used[k])
+        warnings.push_back(list.string() + ": no mutant matches entry " + std::to_string(k + 1) + " (" + known[k].op + ", line " +
+                           std::to_string(known[k].line) + "): the solution changed; update the list");
+  s.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+
+  out << "\n" << spec.lab << ": " << s.made << " mutants made (of " << s.generated << "), " << s.not_compiled << " not compiled, "
+      << s.killed << " killed, " << s.survived << " survived, " << s.equivalent << " equivalent (listed), " << s.errors
+      << " grader errors\n";
+  out << "  control: the solution scored " << format_points(s.control) << "/" << format_points(s.full) << "\n";
+  out << "  mutation score: " << s.killed << "/" << s.counted() << " = " << percent(s.killed, s.counted())
+      << " (killed / (made - not compiled - equivalent - grader errors))\n";
+  for (const std::string& w : warnings) out << "  warning: " << w << "\n";
+  for (const json& m : s.mutants)
+    if (m["status"] == "survived")
+      out << "  survived: " << m["id"].get<std::string>() << " " << m["operator"].get<std::string>() << ", line " << m["line"] << "\n"
+          << "    before: " << m["before"].get<std::string>() << "\n"
+          << "    after:  " << m["after"].get<std::string>() << "\n";
+  out << std::flush;
+  return s;
+}
+
+// OUT/mutants.json: the options, a summary per lab, and every mutant.
+json report_json(const MutantsOptions& o, const std::vector<LabSummary>& labs) {
+  json j = {{"safety", o.safety}, {"max_per_lab", o.max_per_lab ? json(o.max_per_lab) : json(nullptr)},
+            {"labs", json::array()}, {"mutants", json::array()}};
+  for (const LabSummary& s : labs) {
+    j["labs"].push_back({{"lab", s.lab}, {"generated", s.generated}, {"made", s.made}, {"not_compiled", s.not_compiled},
+                         {"killed", s.killed}, {"survived", s.survived}, {"equivalent", s.equivalent}, {"errors", s.errors},
+                         {"score", s.counted() ? json(double(s.killed) / s.counted()) : json(nullptr)},
+                         {"control_points", s.control}, {"full_points", s.full}, {"seconds", std::round(s.seconds)}});
+    for (const json& m : s.mutants) j["mutants"].push_back(m);
+  }
+  return j;
+}
+
+}  // namespace
+
+std::vector<KnownEquivalent> load_equivalents(const fs::path& file) {
+  std::vector<KnownEquivalent> known;
+  if (!fs::exists(file)) return known;
+  try {
+    const json j = json::parse(read_file(file));
+    for (const json& e : j.at("equivalent")) {
+      known.push_back({e.at("operator").get<std::string>(), e.at("after").get<std::string>(), e.at("why").get<std::string>(),
+                       e.at("line").get<int>()});
+      if (known.back().why.empty()) throw kit::Error("entry " + std::to_string(known.size()) + " has an empty \"why\"");
+    }
+  } catch (const std::exception& e) {
+    throw kit::Error(file.string() + ": " + e.what() +
+                     " (expected {\"equivalent\": [{\"operator\", \"line\", \"after\", \"why\"}, ...]})");
+  }
+  return known;
+}
+
+void run_mutants(const MutantsOptions& options, std::ostream& out) {
+  MutantsOptions o = options;
+  o.out = fs::absolute(o.out);
+  fs::create_directories(o.out);
+  std::vector<LabSummary> labs;
+  for (const LabSpec& spec : o.specs) {
+    labs.push_back(mutate_lab(o, spec, out));
+    write_file_atomically(o.out / "mutants.json", dump_json(report_json(o, labs), 2) + "\n");  // after each lab
+  }
+  char line[200];
+  out << "\nMutation scores (" << (o.safety ? "with" : "without") << " the safety and algorithm checks"
+      << (o.max_per_lab ? ", at most " + std::to_string(o.max_per_lab) + " mutants per lab" : "") << "):\n";
+  std::snprintf(line, sizeof line, "%-26s %5s %13s %7s %9s %11s %7s %7s %7s\n", "lab", "made", "not compiled", "killed", "survived",
+                "equivalent", "errors", "score", "time");
+  out << line;
+  for (const LabSummary& s : labs) {
+    std::snprintf(line, sizeof line, "%-26s %5zu %13zu %7zu %9zu %11zu %7zu %7s %5.0f s\n", s.lab.c_str(), s.made, s.not_compiled,
+                  s.killed, s.survived, s.equivalent, s.errors, percent(s.killed, s.counted()).c_str(), s.seconds);
+    out << line;
+  }
+  out << "Report: " << (o.out / "mutants.json").string() << "\n";
+}
+
+}  // namespace grader

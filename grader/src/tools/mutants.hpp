@@ -1,0 +1,39 @@
+#pragma once
+// `grader mutants`: the grader measures itself. Mutants of each lab's solution kernel are graded
+// like students (the batch code, one folder per mutant); a mutant that loses any point is killed,
+// one that keeps full points survived: a change the cases (or the safety and algorithm checks) do
+// not see, or an equivalent mutant, listed in grader/mutants/<lab>.equivalent.json with the reason.
+#include <filesystem>
+#include <iosfwd>
+#include <string>
+#include <vector>
+
+#include "spec/spec.hpp"
+
+namespace grader {
+
+struct MutantsOptions {
+  std::filesystem::path out, references, solutions;
+  std::filesystem::path equivalents;  // the folder of <lab>.equivalent.json files
+  std::vector<LabSpec> specs;
+  int jobs = 1;
+  int pocl_threads = 1;
+  bool safety = true;           // the memory-safety and algorithm checks under Oclgrind
+  std::size_t max_per_lab = 0;  // 0: every mutant
+};
+
+// A mutant listed as equivalent: it computes what the solution computes, for the reason `why`.
+struct KnownEquivalent {
+  std::string op, after, why;
+  int line = 0;
+};
+
+// The entries of one lab's equivalent list (none when the file does not exist); throws kit::Error
+// naming the file and the field at fault.
+std::vector<KnownEquivalent> load_equivalents(const std::filesystem::path& file);
+
+// Grades the control (the solution; throws kit::Error unless it scores full points) and the mutants
+// of every lab, prints a summary per lab, the survivors and a table, and writes OUT/mutants.json.
+void run_mutants(const MutantsOptions& options, std::ostream& out);
+
+}  // namespace grader
