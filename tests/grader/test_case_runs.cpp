@@ -160,7 +160,7 @@ while [ $i -lt $n ]; do echo "$failed" > "$out/tmp"; mv "$out/tmp" "$out/case-$i
   const auto reference = grader::load_reference(kit::root() / "grader" / "reference", spec);
   test::write(dir / "ann" / "ArrayMultReduce.cl", test::read(kit::root() / "solutions/03-array-mult-reduce/ArrayMultReduce.cl"));
   grader::GradeSettings s{fake, dir / "work"};
-  s.oclgrind = false;
+  s.grading.oclgrind = grader::OclgrindChecks::None;
   const grader::LabResult r = grader::grade_lab(spec, reference, dir / "ann", "ann", s);
   REQUIRE(r.status == "graded");
   for (const grader::CaseResult& c : r.cases) {

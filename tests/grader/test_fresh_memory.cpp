@@ -55,7 +55,7 @@ TEST_CASE("every child that runs a kernel's cases, both ways, starts with zeroed
   const auto spec = grader::load_specs(kit::root() / "grader" / "specs", {"03"}).at(0);
   for (const bool earlier_way : {false, true}) {
     grader::GradeSettings s{fake, dir / "work"};
-    s.child_per_case = earlier_way;
+    s.grading.child_per_case = earlier_way;
     std::filesystem::create_directories(s.workdir);
     grader::run_cases(spec, s, dir / "K.cl", "K.cl", {0, 1}, [](std::size_t, const json&) { return grader::CaseVerdict::Passed; });
   }

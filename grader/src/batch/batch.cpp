@@ -97,7 +97,7 @@ std::size_t grade_class(const BatchOptions& options, std::ostream& progress) {
     if (!unknown.empty()) throw kit::Error("no submission in " + o.submissions.string() + " for: " + unknown);
     students = chosen;
   }
-  const std::vector<RosterEntry> roster = o.roster.empty() ? std::vector<RosterEntry>{} : load_roster(o.roster);  // before any grading
+  const std::vector<RosterEntry> roster = o.term.roster.empty() ? std::vector<RosterEntry>{} : load_roster(o.term.roster);  // before any grading
   const OutputLock out_lock(o.out);  // creates it
   const std::filesystem::path work = o.out / ".work";
   std::vector<LabReference> references;
@@ -107,7 +107,7 @@ std::size_t grade_class(const BatchOptions& options, std::ostream& progress) {
   ResultMap results = journal.load();
   // A regrade: the students' results leave the map (not the journal) and are graded again.
   ResultMap before;
-  for (const std::string& name : o.regrade) {
+  for (const std::string& name : o.term.regrade) {
     if (std::none_of(students.begin(), students.end(), [&](const Student& s) { return s.name == name; }))
       throw kit::Error("--regrade: no submission in " + o.submissions.string() + " for '" + name + "'");
     for (const LabSpec& spec : o.specs)
@@ -149,7 +149,7 @@ std::size_t grade_class(const BatchOptions& options, std::ostream& progress) {
     const std::filesystem::path pocl_cache = work / ("pocl-cache-" + std::to_string(slot));
     // Its build service, on PoCL's CPU device (the one the children use without --devices).
     std::unique_ptr<BuildServiceProcess> service;
-    if (!o.child_per_case && o.devices.empty())
+    if (!o.grading.child_per_case && o.grading.devices.empty())
       service = std::make_unique<BuildServiceProcess>(exe, pocl_cache, work / ("build-service-" + std::to_string(slot)), slot,
                                                       max_build_limit(o.specs));
     for (std::size_t i; (i = next++) < todo.size();) {
@@ -171,11 +171,8 @@ std::size_t grade_class(const BatchOptions& options, std::ostream& progress) {
           std::lock_guard<std::mutex> g(lock);
           if (results.count({s.name, spec.lab})) continue;
         }
-        GradeSettings settings{exe, work / s.name / spec.lab, o.pocl_threads, false, o.safety, o.stop_at_first_loss};
-        settings.child_per_case = o.child_per_case;
-        settings.devices = o.devices;
-        settings.oclgrind = o.oclgrind;
-        if (!o.child_per_case) {
+        GradeSettings settings{exe, work / s.name / spec.lab, o.grading};
+        if (!o.grading.child_per_case) {
           settings.graded = &graded_kernels;
           settings.shared_pocl_cache = pocl_cache;
           if (service) settings.build_service = service->socket();
@@ -194,11 +191,11 @@ std::size_t grade_class(const BatchOptions& options, std::ostream& progress) {
           for (const std::string& e : s.earlier) all += (all.empty() ? "" : ", ") + e;
           r.notes.push_back("earlier versions handed in: " + all + "; the newest, " + s.entry.filename().string() + ", was graded");
         }
-        if (o.deadline) apply_late_penalty(spec, handed_in_at(s.entry), *o.deadline, r);
+        if (o.term.deadline) apply_late_penalty(spec, handed_in_at(s.entry), *o.term.deadline, r);
         if (const auto old = before.find({s.name, spec.lab}); old != before.end()) {
           for (const std::string& n : old->second.notes)
             if (n.rfind("regraded ", 0) == 0) r.notes.push_back(n);  // the history goes on
-          r.notes.push_back("regraded " + now_text() + (o.reason.empty() ? "" : " (" + o.reason + ")") + ": " +
+          r.notes.push_back("regraded " + now_text() + (o.term.reason.empty() ? "" : " (" + o.term.reason + ")") + ": " +
                             format_points(old->second.points()) + " -> " + format_points(r.points()) + " points");
         }
         if (!needs_retry(r)) journal.append(r);  // on disk before anything else happens

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "intake/students.hpp"
+#include "core/options.hpp"
 #include "kit/device.hpp"
 #include "export/reports.hpp"
 #include "core/results.hpp"
@@ -26,24 +27,24 @@ void apply_late_penalty(const LabSpec& spec, std::filesystem::file_time_type han
 // it again.
 bool needs_retry(const LabResult& r);
 
-struct BatchOptions {
-  std::filesystem::path submissions, out, references;
-  std::vector<LabSpec> specs;
-  int jobs = 1;
-  int pocl_threads = 1;
-  bool safety = true;  // run the memory-safety checks under Oclgrind
-  bool stop_at_first_loss = false;  // GradeSettings::stop_at_first_loss, for `grader mutants`
-  // Grade only these students (by name; empty: all), e.g. one Slurm task's chunk. The outputs
-  // then cover these students only. Throws kit::Error naming any name with no submission.
-  std::vector<std::string> only_students{};
-  bool child_per_case = false;      // the earlier way: a child per case, every kernel graded (for `grader bench`)
-  struct BatchStats* stats = nullptr;  // when set: where the time went
-  std::vector<kit::DeviceOptions> devices{};  // GradeSettings::devices
-  bool oclgrind = true;  // false: no Oclgrind run at all (the safety and algorithm checks are left out)
+// What the term adds to a batch: the roster, the deadline, the regrades.
+struct TermOptions {
   std::filesystem::path roster{};  // a course roster: OUT/lms-import.csv and OUT/roster-check.txt too (roster.hpp)
   std::vector<std::string> regrade{};  // grade these students again (their earlier results stay in the journal)
   std::string reason{};                // why, for the regraded reports
   std::optional<std::filesystem::file_time_type> deadline{};  // late work loses the spec's late_penalty_per_day
+};
+
+struct BatchOptions {
+  std::filesystem::path submissions, out, references;
+  std::vector<LabSpec> specs;
+  GradingOptions grading{};  // how each kernel is graded (core/options.hpp)
+  int jobs = 1;              // kernels graded at once
+  // Grade only these students (by name; empty: all), e.g. one Slurm task's chunk. The outputs
+  // then cover these students only. Throws kit::Error naming any name with no submission.
+  std::vector<std::string> only_students{};
+  TermOptions term{};
+  struct BatchStats* stats = nullptr;  // when set: where the time went
 };
 
 // Where a batch's time went: seconds per phase summed over the kernels graded (screening, build,

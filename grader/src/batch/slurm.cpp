@@ -137,7 +137,7 @@ SlurmPlan plan_slurm(const SlurmOptions& o, const std::vector<std::string>& stud
     student_s += spec.build_time_limit_s;
     for (const CaseSpec& c : spec.cases) student_s += c.time_limit_s;
     if (spec.speed) student_s += spec.speed->time_limit_s;
-    if (spec.safety && o.batch.oclgrind) student_s += spec.safety->time_limit_s * double(spec.safety->runs.size());
+    if (spec.safety && o.batch.grading.algorithm()) student_s += spec.safety->time_limit_s * double(spec.safety->runs.size());
     child_mb = std::max(child_mb, spec.memory_limit_mb);
     if (spec.safety) child_mb = std::max(child_mb, spec.safety->memory_limit_mb);
   }

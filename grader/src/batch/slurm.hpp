@@ -14,7 +14,7 @@
 namespace grader {
 
 struct SlurmOptions {
-  BatchOptions batch;                   // submissions, out, specs, safety, devices, oclgrind
+  BatchOptions batch;                   // submissions, out, specs, grading (its Oclgrind checks size the tasks)
   std::vector<std::string> grade_args;  // passed on to every task's `grader grade` (--labs, --no-races, -p, ...)
   std::vector<std::string> merge_args;  // passed on to `grader merge` (--labs)
   std::filesystem::path grader_exe;     // the grader the tasks run (on a shared filesystem)

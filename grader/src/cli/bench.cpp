@@ -27,7 +27,7 @@ class Bench : public Command {
     o_.solutions = kit::root() / "solutions";
     o_.starters = kit::root() / "labs";
     o_.specs = load_specs(g.specs_dir, split_labs(labs_));
-    o_.safety = !no_races_;
+    o_.grading.oclgrind = no_races_ ? OclgrindChecks::AlgorithmOnly : OclgrindChecks::All;
     run_class_bench(o_, std::cout);
     return 0;
   }

@@ -25,12 +25,16 @@ class Check : public Command {
   int run(const Globals& g) override {
     const auto specs = load_specs(g.specs_dir, labs_);
     const Scratch scratch("check");
+    GradingOptions grading;
+    grading.pocl_threads = g.pocl_threads;
+    grading.visible_only = true;
+    grading.oclgrind = races_ ? OclgrindChecks::All : OclgrindChecks::AlgorithmOnly;
+    grading.devices = devices_.checked();
     bool all_pass = true;
     double points = 0, max = 0;
     std::vector<LabResult> checked;
     for (const auto& spec : specs) {
-      GradeSettings settings{self_exe(), scratch.path / spec.lab, g.pocl_threads, true, races_};
-      settings.devices = devices_.checked();
+      GradeSettings settings{self_exe(), scratch.path / spec.lab, grading};
       const auto result = grade_lab(spec, load_reference(g.reference_dir, spec), labs_dir_ / spec.lab, "you", settings);
       std::cout << check_report(result) << "\n";
       checked.push_back(result);

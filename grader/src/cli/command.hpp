@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "core/options.hpp"
 #include "kit/cli.hpp"
 #include "kit/device.hpp"
 
@@ -71,6 +72,15 @@ struct DeviceFlags {
   std::vector<kit::DeviceOptions> checked() const;
   // The same choice as arguments for another `grader` run (a Slurm task's).
   std::vector<std::string> as_args() const;
+};
+
+// --no-races and --no-oclgrind of `grade` and `slurm`: which checks run under Oclgrind.
+struct OclgrindFlags {
+  bool no_races = false, no_oclgrind = false;
+  void add_to(CLI::App* app);
+  OclgrindChecks checks() const;
+  GradingOptions options(int pocl_threads, std::vector<kit::DeviceOptions> devices) const;
+  std::vector<std::string> as_args() const;  // the same flags for another `grader` run (a Slurm task's)
 };
 
 }  // namespace grader::cli

@@ -64,4 +64,31 @@ std::vector<std::string> DeviceFlags::as_args() const {
   return args;
 }
 
+void OclgrindFlags::add_to(CLI::App* app) {
+  app->add_flag("--no-oclgrind", no_oclgrind,
+                "Leave out every check that runs under Oclgrind (memory safety and algorithm): they do not depend on "
+                "the device, so a machine without Oclgrind (a GPU node) can grade the rest");
+  app->add_flag("--no-races", no_races, "Skip the memory-safety checks under Oclgrind (the algorithm checks still run)");
+}
+
+OclgrindChecks OclgrindFlags::checks() const {
+  if (no_oclgrind) return OclgrindChecks::None;
+  return no_races ? OclgrindChecks::AlgorithmOnly : OclgrindChecks::All;
+}
+
+GradingOptions OclgrindFlags::options(int pocl_threads, std::vector<kit::DeviceOptions> devices) const {
+  GradingOptions o;
+  o.pocl_threads = pocl_threads;
+  o.oclgrind = checks();
+  o.devices = std::move(devices);
+  return o;
+}
+
+std::vector<std::string> OclgrindFlags::as_args() const {
+  std::vector<std::string> args;
+  if (no_races) args.push_back("--no-races");
+  if (no_oclgrind) args.push_back("--no-oclgrind");
+  return args;
+}
+
 }  // namespace grader::cli

@@ -24,14 +24,17 @@ class Grade : public Command {
     app_->add_option("--students-file", students_file_, "Grade only the students named in this file, one per line");
     app_->add_option("--labs", labs_, "Labs to grade, e.g. 03,04 (default: all)");
     devices_.add_to(app_);
-    app_->add_flag("--no-oclgrind", no_oclgrind_,
-                   "Leave out every check that runs under Oclgrind (memory safety and algorithm): they do not depend on "
-                   "the device, so a machine without Oclgrind (a GPU node) can grade the rest");
-    app_->add_flag("--no-races", no_races_, "Skip the memory-safety checks under Oclgrind");
+    oclgrind_.add_to(app_);
   }
 
   int run(const Globals& g) override {
-    BatchOptions o{submissions_, out_, g.reference_dir, load_specs(g.specs_dir, split_labs(labs_)), jobs_, g.pocl_threads, !no_races_};
+    BatchOptions o;
+    o.submissions = submissions_;
+    o.out = out_;
+    o.references = g.reference_dir;
+    o.specs = load_specs(g.specs_dir, split_labs(labs_));
+    o.grading = oclgrind_.options(g.pocl_threads, devices_.checked());
+    o.jobs = jobs_;
     o.only_students = students_;
     if (!students_file_.empty()) {
       std::istringstream lines(read_file(students_file_));
@@ -39,12 +42,10 @@ class Grade : public Command {
         if (!line.empty()) o.only_students.push_back(line);
       if (o.only_students.empty()) throw kit::Error(students_file_.string() + " names no student");
     }
-    o.devices = devices_.checked();
-    o.oclgrind = !no_oclgrind_;
-    o.roster = roster_;
-    o.regrade = regrade_;
-    o.reason = reason_;
-    if (!deadline_.empty()) o.deadline = parse_deadline(deadline_);
+    o.term.roster = roster_;
+    o.term.regrade = regrade_;
+    o.term.reason = reason_;
+    if (!deadline_.empty()) o.term.deadline = parse_deadline(deadline_);
     grade_class(o, std::cout);
     std::cout << "\nGradebook (" << (out_ / "gradebook.csv").string() << "):\n" << read_file(out_ / "gradebook.csv");
     return 0;
@@ -55,7 +56,7 @@ class Grade : public Command {
   std::vector<std::string> labs_, students_, regrade_;
   std::string reason_, deadline_;
   int jobs_ = machine_cores();
-  bool no_oclgrind_ = false, no_races_ = false;
+  OclgrindFlags oclgrind_;
   DeviceFlags devices_;
 };
 

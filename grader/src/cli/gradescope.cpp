@@ -24,10 +24,12 @@ class Gradescope : public Command {
   int run(const Globals& g) override {
     const auto specs = load_specs(g.specs_dir, split_labs(labs_));
     const Scratch scratch("gradescope");
+    GradingOptions grading;
+    grading.pocl_threads = g.pocl_threads;
+    grading.devices = devices_.checked();
     std::vector<LabResult> results;
     for (const auto& spec : specs) {
-      GradeSettings settings{self_exe(), scratch.path / spec.lab, g.pocl_threads, false, true};
-      settings.devices = devices_.checked();
+      GradeSettings settings{self_exe(), scratch.path / spec.lab, grading};
       results.push_back(grade_lab(spec, load_reference(g.reference_dir, spec), submission_, "submission", settings));
       std::cout << check_report(results.back());
     }

@@ -17,7 +17,11 @@ class Merge : public Command {
   }
 
   int run(const Globals& g) override {
-    BatchOptions o{submissions_, out_, g.reference_dir, load_specs(g.specs_dir, split_labs(labs_))};
+    BatchOptions o;
+    o.submissions = submissions_;
+    o.out = out_;
+    o.references = g.reference_dir;
+    o.specs = load_specs(g.specs_dir, split_labs(labs_));
     merge_slurm_journals(o, std::cout);
     return 0;
   }

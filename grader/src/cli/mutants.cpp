@@ -20,8 +20,16 @@ class Mutants : public Command {
   }
 
   int run(const Globals& g) override {
-    MutantsOptions o{out_, g.reference_dir, kit::root() / "solutions", kit::root() / "grader" / "mutants",
-                     load_specs(g.specs_dir, split_labs(labs_)), jobs_, g.pocl_threads, !no_races_, max_per_lab_};
+    MutantsOptions o;
+    o.out = out_;
+    o.references = g.reference_dir;
+    o.solutions = kit::root() / "solutions";
+    o.equivalents = kit::root() / "grader" / "mutants";
+    o.specs = load_specs(g.specs_dir, split_labs(labs_));
+    o.grading.pocl_threads = g.pocl_threads;
+    o.grading.oclgrind = no_races_ ? OclgrindChecks::AlgorithmOnly : OclgrindChecks::All;
+    o.jobs = jobs_;
+    o.max_per_lab = max_per_lab_;
     run_mutants(o, std::cout);
     return 0;
   }

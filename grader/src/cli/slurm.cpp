@@ -14,8 +14,7 @@ class Slurm : public Command {
     app_->add_option("--submissions", submissions_, "Folder with one folder or archive per student (shared filesystem)")->required();
     app_->add_option("--out", out_, "Output folder on a shared filesystem (again with the same folder: only what is missing)")->required();
     app_->add_option("--labs", labs_, "Labs to grade, e.g. 03,04 (default: all)");
-    app_->add_flag("--no-races", no_races_, "Skip the memory-safety checks under Oclgrind");
-    app_->add_flag("--no-oclgrind", no_oclgrind_, "Leave out every check that runs under Oclgrind (nodes without it)");
+    oclgrind_.add_to(app_);
     devices_.add_to(app_);
     app_->add_option("--chunk-size", o_.chunk_size, "Students per array task")->capture_default_str()->check(CLI::PositiveNumber);
     app_->add_option("--cpus-per-task", o_.cpus_per_task, "CPUs of each task (its --jobs)")->capture_default_str()->check(CLI::PositiveNumber);
@@ -32,7 +31,7 @@ class Slurm : public Command {
     o_.batch.submissions = submissions_;
     o_.batch.out = out_;
     o_.batch.specs = load_specs(g.specs_dir, split_labs(labs_));
-    o_.batch.oclgrind = !no_oclgrind_;
+    o_.batch.grading = oclgrind_.options(g.pocl_threads, {});
     o_.grader_exe = self_exe();
     devices_.chosen();  // the form of --devices; whether they exist is the compute nodes' business
     if (!labs_.empty()) {
@@ -41,8 +40,7 @@ class Slurm : public Command {
       o_.grade_args = {"--labs", labs};
       o_.merge_args = {"--labs", labs};
     }
-    if (no_races_) o_.grade_args.push_back("--no-races");
-    if (no_oclgrind_) o_.grade_args.push_back("--no-oclgrind");
+    for (const std::string& a : oclgrind_.as_args()) o_.grade_args.push_back(a);
     for (const std::string& a : devices_.as_args()) o_.grade_args.push_back(a);
     submit_to_slurm(o_, std::cout);
     return 0;
@@ -52,7 +50,7 @@ class Slurm : public Command {
   SlurmOptions o_;
   std::filesystem::path submissions_, out_;
   std::vector<std::string> labs_;
-  bool no_races_ = false, no_oclgrind_ = false;
+  OclgrindFlags oclgrind_;
   DeviceFlags devices_;
 };
 

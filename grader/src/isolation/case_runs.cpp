@@ -44,7 +44,7 @@ CaseRuns one_child_each(const LabSpec& spec, const GradeSettings& s, const std::
   CaseRuns out;
   out.results.assign(indices.size(), json());
   out.seconds.assign(indices.size(), 0);
-  SandboxLimits limits{spec.build_time_limit_s, spec.memory_limit_mb, s.pocl_threads, s.pocl_cache()};
+  SandboxLimits limits{spec.build_time_limit_s, spec.memory_limit_mb, s.grading.pocl_threads, s.pocl_cache()};
   limits.limit_address_space = s.cpu_device;
   if (s.cpu_device) zero_fresh_memory(limits);
   std::vector<std::string> common = {"--lab", spec.lab, "--kernel", kernel.string(), "--shown-as", shown_as};
@@ -98,7 +98,7 @@ json step_result(const ChildRun& run, const SandboxLimits& limits) {
 
 CaseRuns run_cases(const LabSpec& spec, const GradeSettings& s, const std::filesystem::path& kernel,
                    const std::string& shown_as, const std::vector<std::size_t>& indices, const CaseJudge& judge) {
-  if (s.child_per_case) return one_child_each(spec, s, kernel, shown_as, indices, judge);
+  if (s.grading.child_per_case) return one_child_each(spec, s, kernel, shown_as, indices, judge);
   CaseRuns out;
   const std::size_t n = indices.size();
   out.results.assign(n, json());
@@ -117,8 +117,8 @@ CaseRuns run_cases(const LabSpec& spec, const GradeSettings& s, const std::files
     json list = json::array();
     for (std::size_t p : mine) list.push_back(spec.cases[indices[p]].params);
     write_file_atomically(dir / "cases.json", list.dump());
-    SandboxLimits limits{spec.build_time_limit_s, spec.memory_limit_mb, s.pocl_threads, s.pocl_cache()};
-    limits.case_threads = own_threads(mine[0]) ? own_threads(mine[0]) : s.pocl_threads;
+    SandboxLimits limits{spec.build_time_limit_s, spec.memory_limit_mb, s.grading.pocl_threads, s.pocl_cache()};
+    limits.case_threads = own_threads(mine[0]) ? own_threads(mine[0]) : s.grading.pocl_threads;
     limits.limit_address_space = s.cpu_device;
     if (s.cpu_device) zero_fresh_memory(limits);
     if (!s.build_service.empty()) limits.environment.emplace_back(kit::kBuildServiceVariable, s.build_service);

@@ -239,13 +239,13 @@ LabResult not_graded(const LabSpec& spec, const GradeSettings& s, const std::str
                                                     : status == "error"    ? "the grader failed (it is retried on the next run)"
                                                                            : "the kernel file was not built");
   for (const CaseSpec& c : spec.cases)
-    if (c.visible || !s.visible_only) r.cases.push_back({c.name, c.visible, 0, c.points, "not-run", why, "", 0});
-  if (spec.speed && (spec.speed->visible || !s.visible_only))
+    if (c.visible || !s.grading.visible_only) r.cases.push_back({c.name, c.visible, 0, c.points, "not-run", why, "", 0});
+  if (spec.speed && (spec.speed->visible || !s.grading.visible_only))
     r.cases.push_back({kSpeedCase, spec.speed->visible, 0, spec.speed->points, "not-run", why, "", 0, "speed"});
-  if (spec.safety && s.safety && (spec.safety->visible || !s.visible_only))
+  if (spec.safety && s.grading.safety() && (spec.safety->visible || !s.grading.visible_only))
     for (const auto& [kind, points] : spec.safety->checks)
       r.cases.push_back({safety_name(kind), spec.safety->visible, 0, points, "not-run", why, "", 0, "safety"});
-  if (spec.algorithm && (spec.algorithm->visible || !s.visible_only))
+  if (spec.algorithm && (spec.algorithm->visible || !s.grading.visible_only))
     for (CaseResult& c : algorithm_not_run(*spec.algorithm, "not-run", why)) r.cases.push_back(c);
   return r;
 }
@@ -298,12 +298,12 @@ LabResult grade_screened(const LabSpec& spec, const LabReference& reference, con
   };
   std::vector<std::size_t> indices;
   for (std::size_t i = 0; i < spec.cases.size(); ++i)
-    if (spec.cases[i].visible || !s.visible_only) indices.push_back(i);
+    if (spec.cases[i].visible || !s.grading.visible_only) indices.push_back(i);
   // `grader mutants`' screening: a mutant that lost a case's points is killed, whatever the rest would show.
   const auto judge = [&](std::size_t i, const json& got) {
     const CaseResult c = judge_case(spec, reference, driver, i, got, 0, source, shown_as);
     if (c.status == "passed" || c.status == "error" || c.status == "not-run") return CaseVerdict::Passed;  // an error is retried anyway
-    return s.stop_at_first_loss ? CaseVerdict::Stop : CaseVerdict::Lost;
+    return s.grading.stop_at_first_loss ? CaseVerdict::Stop : CaseVerdict::Lost;
   };
   const Clock::time_point cases_start = Clock::now();
   const CaseRuns runs = run_cases(spec, s, copy, shown_as, indices, judge);
@@ -337,12 +337,12 @@ LabResult grade_screened(const LabSpec& spec, const LabReference& reference, con
     }
     r.cases.push_back(judge_case(spec, reference, driver, indices[pos], runs.results[pos], runs.seconds[pos], source, shown_as));
   }
-  if (s.stop_at_first_loss && std::any_of(r.cases.begin(), r.cases.end(), loses_points)) return r;
-  if (spec.speed && (spec.speed->visible || !s.visible_only)) {
+  if (s.grading.stop_at_first_loss && std::any_of(r.cases.begin(), r.cases.end(), loses_points)) return r;
+  if (spec.speed && (spec.speed->visible || !s.grading.visible_only)) {
     const Clock::time_point speed_start = Clock::now();
     const SpeedSpec& sp = *spec.speed;
     CaseResult cr{kSpeedCase, sp.visible, 0, sp.points, "", "", "", 0, "speed"};
-    SandboxLimits limits{sp.time_limit_s, spec.memory_limit_mb, s.pocl_threads, s.pocl_cache()};
+    SandboxLimits limits{sp.time_limit_s, spec.memory_limit_mb, s.grading.pocl_threads, s.pocl_cache()};
     limits.limit_address_space = s.cpu_device;
     if (s.cpu_device) zero_fresh_memory(limits);
     std::vector<std::string> args = {"--lab", spec.lab, "--kernel", copy.string(), "--shown-as", shown_as, "--case",
@@ -383,8 +383,8 @@ LabResult grade_screened(const LabSpec& spec, const LabReference& reference, con
     r.cases.push_back(cr);
     phase("speed", since(speed_start));
   }
-  const bool with_safety = s.oclgrind && spec.safety && s.safety && (spec.safety->visible || !s.visible_only);
-  const bool with_algorithm = s.oclgrind && spec.algorithm && (spec.algorithm->visible || !s.visible_only);
+  const bool with_safety = !s.oclgrind_done_elsewhere && spec.safety && s.grading.safety() && (spec.safety->visible || !s.grading.visible_only);
+  const bool with_algorithm = !s.oclgrind_done_elsewhere && s.grading.algorithm() && spec.algorithm && (spec.algorithm->visible || !s.grading.visible_only);
   if (with_safety || with_algorithm) {
     const Clock::time_point oclgrind_start = Clock::now();
     for (CaseResult& c : oclgrind_cases(spec, with_safety, with_algorithm, s, copy, shown_as, source)) r.cases.push_back(std::move(c));
@@ -444,11 +444,11 @@ LabResult grade_lab(const LabSpec& spec, const LabReference& reference, const st
     const std::filesystem::path copy = s.workdir / "kernel" / spec.kernel_file;
     std::ofstream(copy, std::ios::binary) << source;
     std::vector<LabResult> per_device;
-    const std::vector<kit::DeviceOptions> devices = s.devices.empty() ? std::vector<kit::DeviceOptions>{s.device} : s.devices;
+    const std::vector<kit::DeviceOptions> devices = s.grading.devices.empty() ? std::vector<kit::DeviceOptions>{s.device} : s.grading.devices;
     for (std::size_t d = 0; d < devices.size(); ++d) {
       GradeSettings on = s;
       on.device = devices[d];
-      on.oclgrind = s.oclgrind && d == 0;
+      on.oclgrind_done_elsewhere = s.oclgrind_done_elsewhere || d > 0;
       on.cpu_device = is_cpu_device(devices[d]);
       if (devices.size() > 1) on.workdir = s.workdir / ("device" + std::to_string(d));
       per_device.push_back(grade_screened(spec, reference, on, r, copy, source, found->relative));

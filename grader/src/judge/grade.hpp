@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "core/options.hpp"
 #include "kit/device.hpp"
 #include "spec/references.hpp"
 #include "core/results.hpp"
@@ -15,21 +16,15 @@ namespace grader {
 
 class GradedKernels;
 
+// One grading of one submission's lab: the tool's GradingOptions and where this grading runs.
 struct GradeSettings {
   std::filesystem::path grader_exe;  // this program: children run `grader run-case`
   std::filesystem::path workdir;     // private scratch space for this submission x lab
-  int pocl_threads = 1;
-  bool visible_only = false;         // the students' self-check runs visible cases only
-  bool safety = true;                // run the spec's memory-safety case under Oclgrind
-  bool stop_at_first_loss = false;   // `grader mutants`' screening: the rest is "not-run" once a case loses points
-  bool child_per_case = false;       // the earlier way (a child for the build and for every case), for `grader bench`
+  GradingOptions grading{};          // the same choices in every tool (core/options.hpp)
   GradedKernels* graded = nullptr;  // a batch's results by kernel: grade each kernel once
   std::map<std::string, double>* phases = nullptr;  // when set: seconds spent per phase are added here
-  // --devices: the kernel is graded on each in turn and must be right on all (empty: PoCL's CPU
-  // device, or `device`); the Oclgrind checks run once, with the first.
-  std::vector<kit::DeviceOptions> devices{};
   kit::DeviceOptions device{};       // where this grading's cases and speed case run (Oclgrind is its own device)
-  bool oclgrind = true;              // run the Oclgrind checks (false: another device already did)
+  bool oclgrind_done_elsewhere = false;  // grading.devices after the first: the Oclgrind checks ran with the first
   bool cpu_device = true;            // `device` is a CPU device (set by grade_lab)
   // PoCL's kernel cache for the children. A batch gives each of its workers one, shared by the
   // kernels the worker grades in turn: PoCL keys it by the source, the options and the device, so

@@ -68,13 +68,21 @@ struct Timed {
   ResultMap results;
 };
 
-Timed grade(const ClassBenchOptions& o, const fs::path& submissions, const fs::path& out, bool earlier_way,
+enum class Way { Now, Earlier };  // Earlier: a child for the build and for every case, every kernel graded
+
+Timed grade(const ClassBenchOptions& o, const fs::path& submissions, const fs::path& out, Way way,
             const std::vector<std::string>& only) {
   Timed t;
   fs::remove_all(out);
-  BatchOptions b{submissions, out, o.references, o.specs, o.jobs, 1, o.safety};
+  BatchOptions b;
+  b.submissions = submissions;
+  b.out = out;
+  b.references = o.references;
+  b.specs = o.specs;
+  b.grading = o.grading;
+  b.grading.child_per_case = way == Way::Earlier;
+  b.jobs = o.jobs;
   b.only_students = only;
-  b.child_per_case = earlier_way;
   b.stats = &t.stats;
   std::ostringstream progress;
   grade_class(b, progress);
@@ -130,14 +138,14 @@ void run_class_bench(const ClassBenchOptions& o, std::ostream& out) {
   std::snprintf(line, sizeof line, "class: %zu students x %zu labs = %zu student-labs (right %zu, wrong %zu, untouched %zu); "
                 "safety checks %s; --jobs %d\n", o.students, o.specs.size(), items, c.kinds.count("right") ? c.kinds.at("right") : 0,
                 c.kinds.count("wrong") ? c.kinds.at("wrong") : 0, c.kinds.count("untouched") ? c.kinds.at("untouched") : 0,
-                o.safety ? "on" : "off", o.jobs);
+                o.grading.safety() ? "on" : "off", o.jobs);
   out << line << std::flush;
 
   std::vector<std::string> sample;
   // Every n-th student, shifted by one more each time so that the sample gets a mix of kinds.
   const std::size_t every = std::max<std::size_t>(1, o.sample_every);
   for (std::size_t i = 0; i * every + i % every < o.students; ++i) sample.push_back(student_name(i * every + i % every));
-  const Timed earlier = grade(o, submissions, o.work / "earlier", true, sample);
+  const Timed earlier = grade(o, submissions, o.work / "earlier", Way::Earlier, sample);
   const double earlier_rate = double(sample.size() * o.specs.size()) / earlier.stats.seconds;
   std::snprintf(line, sizeof line, "earlier way (a child per case, every kernel graded), %zu students: %.1f s, %.3f student-labs/s\n",
                 sample.size(), earlier.stats.seconds, earlier_rate);
@@ -145,7 +153,7 @@ void run_class_bench(const ClassBenchOptions& o, std::ostream& out) {
   print_phases(out, earlier.stats);
   out << std::flush;
 
-  const Timed now = grade(o, submissions, o.work / "now", false, {});
+  const Timed now = grade(o, submissions, o.work / "now", Way::Now, {});
   const double rate = double(items) / now.stats.seconds;
   std::snprintf(line, sizeof line, "this way (a child per kernel, each kernel graded once), whole class: %.1f s, %.3f student-labs/s; "
                 "%zu results reused\n", now.stats.seconds, rate, now.stats.reused);

@@ -8,6 +8,7 @@
 #include <iosfwd>
 #include <vector>
 
+#include "core/options.hpp"
 #include "spec/spec.hpp"
 
 namespace grader {
@@ -18,7 +19,7 @@ struct ClassBenchOptions {
   std::size_t students = 40;
   std::size_t sample_every = 10;  // the earlier way grades every n-th student
   int jobs = 1;
-  bool safety = true;
+  GradingOptions grading{};  // how each kernel is graded (its Oclgrind checks: All, or AlgorithmOnly for --no-races)
 };
 
 void run_class_bench(const ClassBenchOptions& options, std::ostream& out);

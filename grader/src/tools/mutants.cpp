@@ -58,11 +58,27 @@ std::string classify(const LabResult& r, double full) {
   return "error";
 }
 
+enum class Screening { StopAtFirstLoss, Whole };
+
+// A batch grading the mutant folders under `submissions` with `spec`, into `out`.
+BatchOptions mutant_batch(const MutantsOptions& o, const fs::path& submissions, const fs::path& out, const LabSpec& spec,
+                          Screening screening) {
+  BatchOptions b;
+  b.submissions = submissions;
+  b.out = out;
+  b.references = o.references;
+  b.specs = {spec};
+  b.grading = o.grading;
+  b.grading.stop_at_first_loss = screening == Screening::StopAtFirstLoss;
+  b.jobs = o.jobs;
+  return b;
+}
+
 // The solution graded as a control; throws kit::Error unless it scores full points.
 double grade_control(const LabSpec& spec, const LabReference& reference, const std::string& source, const fs::path& dir,
                      const MutantsOptions& o) {
   write_file_atomically(dir / "solution" / spec.kernel_file, source);
-  const GradeSettings settings{fs::read_symlink("/proc/self/exe"), dir / ".work", o.pocl_threads, false, o.safety};
+  const GradeSettings settings{fs::read_symlink("/proc/self/exe"), dir / ".work", o.grading};
   const LabResult r = grade_lab(spec, reference, dir / "solution", "solution", settings);
   fs::remove_all(dir / ".work");
   if (r.status == "graded" && r.points() + 1e-9 >= r.max_points()) return r.max_points();
@@ -76,7 +92,7 @@ double grade_control(const LabSpec& spec, const LabReference& reference, const s
 // Makes, grades and counts the mutants of one lab; prints its summary and survivors.
 LabSummary mutate_lab(const MutantsOptions& o, LabSpec spec, std::ostream& out) {
   const auto start = std::chrono::steady_clock::now();
-  if (!o.safety) spec.algorithm.reset();  // the algorithm is measured in the Oclgrind run, skipped too
+  if (!o.grading.safety()) spec.algorithm.reset();  // the algorithm is measured in the Oclgrind run, skipped too
   LabSummary s{spec.lab};
   const fs::path dir = fresh_dir(o.out / ("mutants-" + spec.lab));
   const std::string source = read_file(o.solutions / spec.lab / spec.kernel_file);
@@ -102,10 +118,10 @@ LabSummary mutate_lab(const MutantsOptions& o, LabSpec spec, std::ostream& out) 
   // counts, a fraction of the time.
   std::map<std::string, fs::path> report_of;  // mutant folder -> the report that decides it
   std::vector<std::string> full_grading;
-  if (o.safety) {
+  if (o.grading.safety()) {
     LabSpec cases_only = spec;
     cases_only.algorithm.reset();
-    grade_class({dir / "mutants", dir / "screened", o.references, {cases_only}, o.jobs, o.pocl_threads, false, true}, out);
+    grade_class(mutant_batch(o, dir / "mutants", dir / "screened", cases_only, Screening::StopAtFirstLoss), out);
     for (const auto& [name, m] : picked) {
       const fs::path report = dir / "screened" / name / "report.json";
       const std::string status = classify(lab_result_from_json(json::parse(read_file(report)).at("labs").at(0)), s.full);
@@ -117,10 +133,10 @@ LabSummary mutate_lab(const MutantsOptions& o, LabSpec spec, std::ostream& out) 
     fs::create_directories(dir / "full");
     for (const std::string& name : full_grading) fs::rename(dir / "mutants" / name, dir / "full" / name);
     if (!full_grading.empty())
-      grade_class({dir / "full", dir / "graded", o.references, {spec}, o.jobs, o.pocl_threads, true}, out);
+      grade_class(mutant_batch(o, dir / "full", dir / "graded", spec, Screening::Whole), out);
     for (const std::string& name : full_grading) fs::rename(dir / "full" / name, dir / "mutants" / name);
   } else {
-    grade_class({dir / "mutants", dir / "graded", o.references, {spec}, o.jobs, o.pocl_threads, false, true}, out);
+    grade_class(mutant_batch(o, dir / "mutants", dir / "graded", spec, Screening::StopAtFirstLoss), out);
   }
   for (const auto& [name, m] : picked)
     if (!report_of.count(name)) report_of[name] = dir / "graded" / name / "report.json";
@@ -175,7 +191,7 @@ LabSummary mutate_lab(const MutantsOptions& o, LabSpec spec, std::ostream& out) 
 
 // OUT/mutants.json: the options, a summary per lab, and every mutant.
 json report_json(const MutantsOptions& o, const std::vector<LabSummary>& labs) {
-  json j = {{"safety", o.safety}, {"max_per_lab", o.max_per_lab ? json(o.max_per_lab) : json(nullptr)},
+  json j = {{"safety", o.grading.safety()}, {"max_per_lab", o.max_per_lab ? json(o.max_per_lab) : json(nullptr)},
             {"labs", json::array()}, {"mutants", json::array()}};
   for (const LabSummary& s : labs) {
     j["labs"].push_back({{"lab", s.lab}, {"generated", s.generated}, {"made", s.made}, {"not_compiled", s.not_compiled},
@@ -216,7 +232,7 @@ void run_mutants(const MutantsOptions& options, std::ostream& out) {
     write_file_atomically(o.out / "mutants.json", dump_json(report_json(o, labs), 2) + "\n");  // after each lab
   }
   char line[200];
-  out << "\nMutation scores (" << (o.safety ? "with" : "without") << " the safety and algorithm checks"
+  out << "\nMutation scores (" << (o.grading.safety() ? "with" : "without") << " the safety and algorithm checks"
       << (o.max_per_lab ? ", at most " + std::to_string(o.max_per_lab) + " mutants per lab" : "") << "):\n";
   std::snprintf(line, sizeof line, "%-26s %5s %13s %7s %9s %11s %7s %7s %7s\n", "lab", "made", "not compiled", "killed", "survived",
                 "equivalent", "errors", "score", "time");

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "core/options.hpp"
 #include "spec/spec.hpp"
 
 namespace grader {
@@ -16,9 +17,8 @@ struct MutantsOptions {
   std::filesystem::path out, references, solutions;
   std::filesystem::path equivalents;  // the folder of <lab>.equivalent.json files
   std::vector<LabSpec> specs;
+  GradingOptions grading{};     // its Oclgrind checks: All, or AlgorithmOnly for --no-races
   int jobs = 1;
-  int pocl_threads = 1;
-  bool safety = true;           // the memory-safety and algorithm checks under Oclgrind
   std::size_t max_per_lab = 0;  // 0: every mutant
 };
 

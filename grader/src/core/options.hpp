@@ -1,0 +1,31 @@
+#pragma once
+// How each kernel is graded: one set of choices with one meaning in every tool (check, grade,
+// gradescope, slurm, mutants, bench). Each tool's own options hold a GradingOptions and add only
+// what is the tool's (folders, jobs, the term).
+#include <vector>
+
+#include "kit/device.hpp"
+
+namespace grader {
+
+// Which checks run under Oclgrind. They do not depend on the device, so a machine without
+// Oclgrind (a GPU node) can grade the rest with None.
+enum class OclgrindChecks {
+  All,            // memory safety (races, divergence, bounds, uninitialized) and the algorithm checks
+  AlgorithmOnly,  // --no-races: the algorithm checks only (a lighter run)
+  None,           // --no-oclgrind: no Oclgrind run at all
+};
+
+struct GradingOptions {
+  int pocl_threads = 1;        // PoCL threads per graded case (a case may ask for its own count)
+  bool visible_only = false;   // the students' self-check: visible cases only
+  OclgrindChecks oclgrind = OclgrindChecks::All;
+  std::vector<kit::DeviceOptions> devices{};  // graded on each, right on all (empty: PoCL's CPU device)
+  bool stop_at_first_loss = false;  // `grader mutants`' screening: the rest is "not-run" once a case loses points
+  bool child_per_case = false;      // the earlier way (a child for the build and each case), for `grader bench`
+
+  bool safety() const { return oclgrind == OclgrindChecks::All; }
+  bool algorithm() const { return oclgrind != OclgrindChecks::None; }
+};
+
+}  // namespace grader
