@@ -21,7 +21,7 @@ demo: build
 check: build
 	build/bin/grader check
 
-# What students get (no solutions, no hidden cases): make student-release DEST=dir
+# What students get (no solutions, no hidden cases): make student-release DEST=dir [LABS=01,02,03]
 student-release: build
 	scripts/student-release.sh $(DEST)
 

@@ -1,18 +1,35 @@
 #!/usr/bin/env bash
-# make student-release DEST=dir: what students get. The starters, common/, the lab programs, the
+# make student-release DEST=dir [LABS=01,02,03] [ALLOW_GIVEN=1]: what students get. The starters, common/, the lab programs, the
 # grader with the visible cases only, the lab READMEs, the students' README and demo, and the GitHub
 # Classroom workflow. Not: solutions/, hidden cases, the speed case's baseline (the solution), tests,
 # the example class, the mutants, the benchmark, the deck (its listings are cut from the solutions).
+# LABS releases those labs only (the others' folders, specs and references stay out); the grader
+# refuses when a released starter gives lines an unreleased lab's students write (ALLOW_GIVEN=1:
+# release anyway, the lines listed).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 dest=${1:-}
 [ -n "$dest" ] || { echo "usage: make student-release DEST=dir" >&2; exit 2; }
 if [ -e "$dest" ] && [ -n "$(ls -A "$dest")" ]; then echo "student-release: $dest exists and is not empty" >&2; exit 1; fi
 [ -x build/bin/grader ] || { echo "student-release: build the kit first (make build)" >&2; exit 1; }
+made=0
+[ -e "$dest" ] || made=1
 mkdir -p "$dest"
+release_args=(--dest "$dest")
+[ -n "${LABS:-}" ] && release_args+=(--labs "$LABS")
+[ -n "${ALLOW_GIVEN:-}" ] && release_args+=(--allow-given)
+# The grading data first: it is where a partial release is refused, before anything is copied.
+if ! build/bin/grader release-specs "${release_args[@]}"; then
+  [ "$made" = 1 ] && rm -rf "$dest"
+  exit 1
+fi
+released=$(ls grader/specs | sed 's/\.json$//')
+[ -n "${LABS:-}" ] && released=$(ls "$dest/grader/specs" | sed 's/\.json$//')
+unreleased=$(comm -23 <(ls -d labs/[0-9][0-9]-*/ | xargs -n1 basename | sort) <(echo "$released" | sort))
 left_out='^(solutions/|tests/|bench/|slides/|\.ci/|\.github/|grader/mutants/|grader/examples/|grader/reference/|grader/specs/'
 left_out+='|grader/gradescope/|grader/release/|grader/classroom/|scripts/(measure-gpu|gradescope-zip|student-release|build-slides|plot_benchmark)'
 left_out+='|labs/[^/]+/test_[^/]*\.cpp$|labs/shared/test_[^/]*\.cpp$|README\.md$|scripts/demo\.sh$)'
+for lab in $unreleased; do left_out+="|^labs/$lab/"; done
 git ls-files | grep -Ev "$left_out" | while IFS= read -r f; do
   mkdir -p "$dest/$(dirname "$f")"
   cp -p "$f" "$dest/$f"
@@ -21,5 +38,4 @@ cp grader/release/README.md "$dest/README.md"
 cp grader/release/demo.sh "$dest/scripts/demo.sh"
 mkdir -p "$dest/.github/workflows"
 cp grader/classroom/classroom.yml "$dest/.github/workflows/classroom.yml"
-build/bin/grader release-specs --dest "$dest"
-echo "student release written to $dest ($(find "$dest" -type f | wc -l) files)"
+echo "student release written to $dest ($(find "$dest" -type f | wc -l) files; labs: $(echo $released | tr ' ' ','))"

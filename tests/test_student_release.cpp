@@ -84,3 +84,32 @@ TEST_CASE("make student-release: no solution line, no hidden case, and the relea
   const auto solution = test::run_program("grader", data + " check 03 06 --dir " + test::kit_path("solutions"));
   CHECK_MESSAGE(solution.exit_code == 0, solution.output);
 }
+
+TEST_CASE("make student-release LABS=...: only those labs, and a starter handing out an unreleased lab's lines is refused") {
+  test::TempDir dir;
+  const std::string script = test::kit_path("scripts/student-release.sh");
+  const auto three = test::run_command("LABS=01,03 " + script + " " + (dir / "r03").string() + " 2>&1");
+  REQUIRE_MESSAGE(three.exit_code == 0, three.output);
+  for (const char* present : {"labs/01-array-mult/ArrayMult.cl", "labs/03-array-mult-reduce/ArrayMultReduce.cl", "labs/shared/CMakeLists.txt",
+                              "grader/specs/03-array-mult-reduce.json", "grader/reference/01-array-mult.json"})
+    CHECK_MESSAGE(fs::exists(dir / "r03" / present), present);
+  for (const char* absent : {"labs/02-array-mult-add", "labs/04-tree-reductions", "labs/08-atomics-and-scan",
+                             "grader/specs/04-tree-reductions.json", "grader/reference/08-atomics-and-scan.json"})
+    CHECK_MESSAGE(!fs::exists(dir / "r03" / absent), absent);
+  const json manifest = json::parse(test::read(dir / "r03" / "grader/reference/MANIFEST.json"));
+  CHECK(manifest["labs"].size() == 2);
+
+  // Lab 08's starter gives sum_tree, whose loop is what lab 04's students write (its todo-6).
+  const auto eight = test::run_command("LABS=08 " + script + " " + (dir / "r08").string() + " 2>&1");
+  CHECK(eight.exit_code != 0);
+  CHECK(eight.output.find("labs/08-atomics-and-scan/AtomicsScan.cl:33-36 hands out lines") != std::string::npos);
+  CHECK(eight.output.find("lab 04-tree-reductions, which this release does not include") != std::string::npos);
+  CHECK_FALSE(fs::exists(dir / "r08"));  // nothing half-written is left
+  const auto anyway = test::run_command("LABS=08 ALLOW_GIVEN=1 " + script + " " + (dir / "r08").string() + " 2>&1");
+  CHECK_MESSAGE(anyway.exit_code == 0, anyway.output);
+  CHECK(anyway.output.find("released anyway (--allow-given)") != std::string::npos);
+  CHECK(fs::exists(dir / "r08" / "labs/08-atomics-and-scan/AtomicsScan.cl"));
+  // Released with the lab it borrows from, nothing is refused.
+  const auto both = test::run_command("LABS=04,08 " + script + " " + (dir / "r48").string() + " 2>&1");
+  CHECK_MESSAGE(both.exit_code == 0, both.output);
+}

@@ -92,3 +92,22 @@ TEST_CASE("make gradescope-zip packs the kit without solutions, with the entry f
   CHECK(names.find("\nsolutions/") == std::string::npos);
   CHECK(names.find("\ntests/") == std::string::npos);
 }
+
+TEST_CASE("make gradescope-zip LABS=03 carries lab 03 only: its folder, spec and references, and grades only it") {
+  test::TempDir dir;
+  const std::string zip = (dir / "lab03.zip").string();
+  const auto run = test::run_command("LABS=03 ZIP=" + zip + " " + test::kit_path("scripts/gradescope-zip.sh"));
+  REQUIRE_MESSAGE(run.exit_code == 0, run.output);
+  const std::string list = "python3 -c \"import zipfile; print('\\n'.join(zipfile.ZipFile('" + zip + "').namelist()))\" > " +
+                           (dir / "names.txt").string();
+  REQUIRE(std::system(list.c_str()) == 0);
+  const std::string names = "\n" + test::read(dir / "names.txt");
+  for (const char* must : {"\nrun_autograder\n", "\ngrader/specs/03-array-mult-reduce.json\n", "\ngrader/reference/03-array-mult-reduce.json\n",
+                           "\nlabs/03-array-mult-reduce/main.cpp\n", "\nlabs/shared/CMakeLists.txt\n", "\ngrader/reference/MANIFEST.json\n"})
+    CHECK_MESSAGE(names.find(must) != std::string::npos, must);
+  for (const char* other : {"\nlabs/04-tree-reductions/", "\ngrader/specs/06-cascade-reduction.json", "\ngrader/reference/08-atomics-and-scan.json",
+                            "\nlabs/01-array-mult/"})
+    CHECK_MESSAGE(names.find(other) == std::string::npos, other);
+  const auto entry = test::run_command("python3 -c \"import zipfile; print(zipfile.ZipFile('" + zip + "').read('run_autograder').decode())\"");
+  CHECK(entry.output.find("--labs 03") != std::string::npos);
+}

@@ -3,6 +3,9 @@
 
 #include "cli/command.hpp"
 #include "export/release.hpp"
+#include "kit/errors.hpp"
+#include "kit/paths.hpp"
+#include "spec/spec.hpp"
 
 namespace grader::cli {
 namespace {
@@ -12,15 +15,32 @@ class ReleaseSpecs : public Command {
   explicit ReleaseSpecs(CLI::App& app)
       : Command(app.add_subcommand("release-specs", "(make student-release) the specs and references of the visible cases")) {
     app_->add_option("--dest", dest_, "The student release's folder")->required();
+    app_->add_option("--labs", labs_, "Release only these labs, e.g. 01,02,03 (default: all)");
+    app_->add_flag("--allow-given", allow_given_,
+                   "Release even when a released starter gives lines an unreleased lab's students must write");
   }
 
   int run(const Globals& g) override {
-    write_release_specs(g.specs_dir, g.reference_dir, dest_, std::cout);
+    std::vector<std::string> labs;
+    if (!labs_.empty())
+      for (const LabSpec& spec : load_specs(g.specs_dir, split_labs(labs_))) labs.push_back(spec.lab);
+    if (!labs.empty()) {
+      const std::vector<std::string> given = given_solution_lines(kit::root() / "labs", kit::root() / "solutions", labs);
+      std::string list;
+      for (const std::string& line : given) list += "\n  " + line;
+      if (!given.empty() && !allow_given_)
+        throw kit::Error("this release's starters hand out what an unreleased lab's students write:" + list +
+                         "\nrelease those labs too, or release anyway with --allow-given (make student-release ... ALLOW_GIVEN=1)");
+      if (!given.empty()) std::cout << "released anyway (--allow-given):" << list << "\n";
+    }
+    write_release_specs(g.specs_dir, g.reference_dir, dest_, labs, std::cout);
     return 0;
   }
 
  private:
   std::filesystem::path dest_;
+  std::vector<std::string> labs_;
+  bool allow_given_ = false;
 };
 
 }  // namespace

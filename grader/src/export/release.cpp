@@ -1,5 +1,6 @@
 #include "export/release.hpp"
 
+#include <algorithm>
 #include <ostream>
 
 #include "core/files.hpp"
@@ -10,7 +11,8 @@ namespace grader {
 
 namespace fs = std::filesystem;
 
-void write_release_specs(const fs::path& specs, const fs::path& references, const fs::path& dest, std::ostream& progress) {
+void write_release_specs(const fs::path& specs, const fs::path& references, const fs::path& dest, const std::vector<std::string>& labs,
+                         std::ostream& progress) {
   const json manifest = json::parse(read_file(references / "MANIFEST.json"));
   json out_manifest = {{"kit_version", manifest.value("kit_version", "")},
                        {"device", manifest.value("device", "")},
@@ -22,6 +24,7 @@ void write_release_specs(const fs::path& specs, const fs::path& references, cons
     if (entry.path().extension() != ".json") continue;
     json spec = json::parse(read_file(entry.path()));
     const std::string lab = spec.at("lab");
+    if (!labs.empty() && std::find(labs.begin(), labs.end(), lab) == labs.end()) continue;
     json visible = json::array();
     for (const json& c : spec.at("cases"))
       if (c.value("visibility", "hidden") == "visible") visible.push_back(c);

@@ -4,11 +4,22 @@
 // manifest that matches, so that `grader check` runs in the release exactly as in the kit.
 #include <filesystem>
 #include <iosfwd>
+#include <string>
+#include <vector>
 
 namespace grader {
 
-// Writes DEST/grader/specs/*.json, DEST/grader/reference/*.json and MANIFEST.json from the kit's.
+// Writes DEST/grader/specs/*.json, DEST/grader/reference/*.json and MANIFEST.json from the kit's,
+// for the labs named in `labs` (folder names; empty: every lab with a spec).
 void write_release_specs(const std::filesystem::path& specs, const std::filesystem::path& references,
-                         const std::filesystem::path& dest, std::ostream& progress);
+                         const std::filesystem::path& dest, const std::vector<std::string>& labs, std::ostream& progress);
+
+// A release of some labs only must not hand out, in a released starter's given code (the lines
+// outside its "// student:" regions), what an unreleased lab's students write: a run of three or
+// more telling lines (not blank, not a comment, not punctuation alone, 8 characters or more) that
+// stands in a region of an unreleased lab's solution and in none of that lab's own starter. One
+// message per run: the starter's file and lines, the solution's file, lines and region.
+std::vector<std::string> given_solution_lines(const std::filesystem::path& labs_dir, const std::filesystem::path& solutions_dir,
+                                              const std::vector<std::string>& released);
 
 }  // namespace grader
