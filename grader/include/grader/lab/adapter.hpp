@@ -49,8 +49,8 @@ class LabAdapter : public LabDriver {
 
   json reference(const json& params) const override { return lab_.reference(case_of(params)); }
 
-  // The lab's check implements the policies tolerance() names, which the spec loader holds the
-  // spec's to; a policy other than those cannot reach the check.
+  // The lab's check implements the policies tolerance() names, which the spec loader takes as the
+  // spec's; a policy other than those cannot reach the check.
   Comparison compare(const json& params, const json& policy, const json& reference, const json& outputs) const override {
     if (policy != tolerance())
       throw kit::Error("lab " + id() + "'s check applies " + tolerance().dump() + " (kit/tolerance.hpp), not " + policy.dump());

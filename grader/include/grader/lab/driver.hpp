@@ -27,8 +27,8 @@ struct LabDriver {
   // Throws kit::Error naming the field when a case's parameters are not usable.
   virtual void validate_case(const json& params) const = 0;
   // The tolerance policy the lab's check applies to each kind of output, by the names of the kit's
-  // one table (kit/tolerance.hpp): "exact", or {"int": "exact", "real": "depth-bound"}. A spec
-  // states it under "tolerance", and the loader holds the two to each other.
+  // one table (kit/tolerance.hpp): "exact", or {"int": "exact", "real": "depth-bound"}. Stated here
+  // only: the spec loader takes it into LabSpec::tolerance, and refuses a spec that states one.
   virtual json tolerance() const = 0;
   // Runs one case of `kernel` (already built once, so PoCL's cache has it) and returns the graded
   // outputs. `shown_as` is the file's name in messages.
@@ -36,8 +36,8 @@ struct LabDriver {
                         const json& params) const = 0;
   // The host's reference for a case (what is stored under grader/reference/).
   virtual json reference(const json& params) const = 0;
-  // Compares run_case's outputs with a stored reference under the spec's tolerance policy, which
-  // must be tolerance(): throws kit::Error otherwise.
+  // Compares run_case's outputs with a stored reference under `policy`, which must be tolerance()
+  // (the loaded spec's tolerance is): throws kit::Error otherwise.
   virtual Comparison compare(const json& params, const json& policy, const json& reference,
                              const json& outputs) const = 0;
   // The speed case: times `kernel` against `baseline` (the stored solution) alternately and
