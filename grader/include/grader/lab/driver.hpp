@@ -24,8 +24,14 @@ struct LabDriver {
   virtual std::string id() const = 0;
   // The kernels the lab's file must define, with their signatures.
   virtual std::vector<kit::KernelSignature> kernels() const = 0;
-  // Throws kit::Error naming the field when a case's parameters are not usable.
+  // Throws kit::Error naming the field when a case's parameters are not usable: read_case refuses
+  // them, or the lab's validate refuses a value.
   virtual void validate_case(const json& params) const = 0;
+  // A case as the lab reads it: the lab's Case read from `params` and written back by its to_json,
+  // so the keys are the fields its reader consumes (an optional one with the value it took). Throws
+  // (kit::Error, naming the field where it can) when the reader cannot read `params` or when
+  // `params` has a field the reader does not consume. Every case the driver runs is read this way.
+  virtual json read_case(const json& params) const = 0;
   // The tolerance policy the lab's check applies to each kind of output, by the names of the kit's
   // one table (kit/tolerance.hpp): "exact", or {"int": "exact", "real": "depth-bound"}. Stated here
   // only: the spec loader takes it into LabSpec::tolerance, and refuses a spec that states one.
