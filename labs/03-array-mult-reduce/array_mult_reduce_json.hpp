@@ -12,6 +12,11 @@ inline void from_json(const kit::json& j, Case& c) {
        kit::parse_data_kind(j.at("data").get<std::string>()), j.at("seed").get<std::uint64_t>()};
 }
 
+// The fields from_json reads, and no others (the grader refuses a case field not written here).
+inline void to_json(kit::json& j, const Case& c) {
+  j = {{"elements", c.elements}, {"local", c.local}, {"data", kit::to_string(c.kind)}, {"seed", c.seed}};
+}
+
 inline void to_json(kit::json& j, const Outputs& out) {
   j = {{"partials", kit::reals_to_json(out.partials)}, {"total", kit::real_to_json(out.total)}, {"seconds", out.timing.best}};
 }

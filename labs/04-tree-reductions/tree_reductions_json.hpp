@@ -12,6 +12,11 @@ inline void from_json(const kit::json& j, Case& c) {
        j.at("rung").get<int>()};
 }
 
+// The fields from_json reads, and no others (the grader refuses a case field not written here).
+inline void to_json(kit::json& j, const Case& c) {
+  j = {{"elements", c.elements}, {"local", c.local}, {"seed", c.seed}, {"rung", c.rung}};
+}
+
 inline void to_json(kit::json& j, const Outputs& out) {
   j = {{"first_pass", out.first_pass}, {"total", out.total}, {"launches", out.launches}, {"seconds", out.timing.best}};
 }

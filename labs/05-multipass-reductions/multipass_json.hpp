@@ -13,6 +13,12 @@ inline void from_json(const kit::json& j, Case& c) {
        parse_op(j.at("op").get<std::string>()), j.at("method").get<std::string>()};
 }
 
+// The fields from_json reads, and no others (the grader refuses a case field not written here).
+inline void to_json(kit::json& j, const Case& c) {
+  j = {{"elements", c.elements}, {"local", c.local}, {"data", kit::to_string(c.kind)},
+       {"seed", c.seed}, {"op", to_string(c.op)}, {"method", c.method}};
+}
+
 inline void to_json(kit::json& j, const Outputs& out) {
   j = {{"result", kit::real_to_json(out.result)}, {"passes", out.passes}, {"input_unchanged", out.input_unchanged},
        {"seconds", out.timing.best}};

@@ -16,6 +16,13 @@ inline void from_json(const kit::json& j, Case& c) {
        j.at("combine").get<std::string>() == "device", parse_branch(j.value("branch", std::string("device")))};
 }
 
+// The fields from_json reads, and no others (the grader refuses a case field not written here);
+// `branch` with the value it took, "device" when the case left it out.
+inline void to_json(kit::json& j, const Case& c) {
+  j = {{"elements", c.elements}, {"local", c.local}, {"groups", c.groups}, {"data", kit::to_string(c.kind)},
+       {"seed", c.seed}, {"combine", c.device_combine ? "device" : "host"}, {"branch", to_string(c.branch)}};
+}
+
 inline void to_json(kit::json& j, const Outputs& out) {
   j = {{"result", kit::real_to_json(out.result)}, {"partials", kit::reals_to_json(out.partials)}, {"groups", out.groups},
        {"branch", out.contiguous ? "cpu" : "gpu"}, {"seconds", out.timing.best}};

@@ -17,6 +17,12 @@ inline void from_json(const kit::json& j, Case& c) {
        parse_op(j.at("op").get<std::string>()), parse_data(j.at("data").get<std::string>()), j.at("seed").get<std::uint64_t>()};
 }
 
+// The fields from_json reads, and no others (the grader refuses a case field not written here).
+inline void to_json(kit::json& j, const Case& c) {
+  j = {{"width", c.width}, {"height", c.height}, {"block", c.block},
+       {"op", to_string(c.op)}, {"data", to_string(c.data)}, {"seed", c.seed}};
+}
+
 inline kit::json texel_to_json(float v) {
   if (std::isfinite(v)) return v;
   return std::isnan(v) ? "nan" : v > 0 ? "inf" : "-inf";

@@ -345,12 +345,13 @@ TEST_CASE("lab 07: the grader stores digests, passes the solution and names the 
                                                    {"seed", 1u}, {"local", 4u}},
                                           "lab 07", false),
                        doctest::Contains("local: not a field of lab 07 cases"), kit::Error);
-  // A spec asking for another tolerance than the exact one lab 07's check applies is refused.
+  // The tolerance is lab 07's check's, "exact": the spec takes it, and a spec stating one is refused.
+  CHECK(grader::load_specs(kit::root() / "grader" / "specs", {"07"}).at(0).tolerance == "exact");
   test::TempDir specs;
   std::string text = test::read(kit::root() / "grader/specs/07-image-max-pyramid.json");
-  text.replace(text.find(R"("tolerance": "exact")"), 20, R"("tolerance": "digest")");
+  text = test::replace_once(text, R"("points_policy": )", R"("tolerance": "digest", "points_policy": )");
   test::write(specs / "07-image-max-pyramid.json", text);
-  CHECK_THROWS_WITH_AS(grader::load_specs(specs.path, {"07"}), doctest::Contains("lab 07's check applies \"exact\""), kit::Error);
+  CHECK_THROWS_WITH_AS(grader::load_specs(specs.path, {"07"}), doctest::Contains(".tolerance: a spec does not state the tolerance: lab 07's check applies \"exact\""), kit::Error);
 }
 
 TEST_CASE("lab 07: the spec grades both block sizes apart, min through the build option, and both kernels for safety") {

@@ -1,7 +1,7 @@
 #pragma once
-// The kit's tolerance policies: one table for every lab. A grading spec names, for each kind of
-// output a lab compares, the policy that compares it ("tolerance": {"int": "exact", "real":
-// "depth-bound"}); each lab's check() implements the policies its outputs need.
+// The kit's tolerance policies: one table for every lab. Each lab's grader adapter names, for each
+// kind of output the lab compares, the policy that compares it (its tolerance(): {"int": "exact",
+// "real": "depth-bound"}); the lab's check() implements the policies its outputs need.
 #include <string>
 #include <vector>
 

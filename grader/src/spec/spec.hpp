@@ -1,6 +1,7 @@
 #pragma once
 // A lab's grading spec, read from grader/specs/<lab>.json: which kernel file, which cases, their
-// points, visibility and limits, what is compared and with which tolerance policy.
+// points, visibility and limits, what is compared. The tolerance policy is the lab's (its
+// adapter's tolerance()), not the spec's.
 #include <filesystem>
 #include <nlohmann/json.hpp>
 #include <optional>
@@ -86,7 +87,7 @@ struct LabSpec {
   std::string sha256;  // of the spec file's bytes: references record it to detect stale ones
   std::string lab, title, kernel_file, compare;
   std::vector<CaseField> case_fields;  // the lab's case fields, every case checked against them
-  json tolerance;
+  json tolerance;  // the lab's check's policy, from its driver's tolerance(): a spec does not state it
   std::string points_policy = "earned-with-correctness";
   double build_time_limit_s = 60;
   double late_penalty_per_day = 0;  // the fraction of the lab's points a day late costs (grade --deadline)

@@ -24,11 +24,17 @@ struct LabDriver {
   virtual std::string id() const = 0;
   // The kernels the lab's file must define, with their signatures.
   virtual std::vector<kit::KernelSignature> kernels() const = 0;
-  // Throws kit::Error naming the field when a case's parameters are not usable.
+  // Throws kit::Error naming the field when a case's parameters are not usable: read_case refuses
+  // them, or the lab's validate refuses a value.
   virtual void validate_case(const json& params) const = 0;
+  // A case as the lab reads it: the lab's Case read from `params` and written back by its to_json,
+  // so the keys are the fields its reader consumes (an optional one with the value it took). Throws
+  // (kit::Error, naming the field where it can) when the reader cannot read `params` or when
+  // `params` has a field the reader does not consume. Every case the driver runs is read this way.
+  virtual json read_case(const json& params) const = 0;
   // The tolerance policy the lab's check applies to each kind of output, by the names of the kit's
-  // one table (kit/tolerance.hpp): "exact", or {"int": "exact", "real": "depth-bound"}. A spec
-  // states it under "tolerance", and the loader holds the two to each other.
+  // one table (kit/tolerance.hpp): "exact", or {"int": "exact", "real": "depth-bound"}. Stated here
+  // only: the spec loader takes it into LabSpec::tolerance, and refuses a spec that states one.
   virtual json tolerance() const = 0;
   // Runs one case of `kernel` (already built once, so PoCL's cache has it) and returns the graded
   // outputs. `shown_as` is the file's name in messages.
@@ -36,8 +42,8 @@ struct LabDriver {
                         const json& params) const = 0;
   // The host's reference for a case (what is stored under grader/reference/).
   virtual json reference(const json& params) const = 0;
-  // Compares run_case's outputs with a stored reference under the spec's tolerance policy, which
-  // must be tolerance(): throws kit::Error otherwise.
+  // Compares run_case's outputs with a stored reference under `policy`, which must be tolerance()
+  // (the loaded spec's tolerance is): throws kit::Error otherwise.
   virtual Comparison compare(const json& params, const json& policy, const json& reference,
                              const json& outputs) const = 0;
   // The speed case: times `kernel` against `baseline` (the stored solution) alternately and
