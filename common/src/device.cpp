@@ -8,6 +8,7 @@
 
 #include "kit/errors.hpp"
 #include "kit/paths.hpp"
+#include "kit/program.hpp"
 
 namespace kit {
 namespace {
@@ -165,6 +166,11 @@ Runtime Runtime::open(const DeviceOptions& options) {
   rt.context = cl::Context(rt.device);
   // Profiling lets a program read a kernel's own device time from its event, beside omp_get_wtime.
   rt.queue = cl::CommandQueue(rt.context, rt.device, CL_QUEUE_PROFILING_ENABLE);
+  struct ReleasesPrograms {
+    cl_context context;
+    ~ReleasesPrograms() { forget_built_programs(context); }
+  };
+  rt.programs_released_first = std::make_shared<const ReleasesPrograms>(ReleasesPrograms{rt.context()});
   return rt;
 }
 

@@ -74,6 +74,13 @@ void remember_built(const cl::Context& context, const cl::Device& device, const 
 
 }  // namespace
 
+void forget_built_programs(cl_context context) {
+  std::lock_guard<std::mutex> lock(built_mutex);
+  built_programs.erase(std::remove_if(built_programs.begin(), built_programs.end(),
+                                      [&](const BuiltProgram& b) { return b.context == context; }),
+                       built_programs.end());
+}
+
 std::string KernelSignature::text() const {
   std::string s = "kernel void " + name + "(";
   for (std::size_t i = 0; i < params.size(); ++i) s += (i ? ", " : "") + params[i];

@@ -1,8 +1,12 @@
 // Stored references: regenerating gives byte-identical files; edited or stale ones are refused.
 #include <doctest/doctest.h>
 
+#include <nlohmann/json.hpp>
+
 #include "kit/paths.hpp"
 #include "support.hpp"
+
+using json = nlohmann::json;
 
 namespace {
 const std::filesystem::path kStored = kit::root() / "grader" / "reference";
@@ -32,10 +36,27 @@ TEST_CASE("an edited reference file or a changed spec is refused with how to reg
   CHECK(edited.output.find("does not match its checksum") != std::string::npos);
   CHECK(edited.output.find("grader reference") != std::string::npos);
 
-  std::string spec = test::read(kit::root() / "grader" / "specs" / "03-array-mult-reduce.json");
-  spec.replace(spec.find("\"ArrayMultReduce\""), 17, "\"ArrayMultReduce!\"");
-  test::write(specs / "03-array-mult-reduce.json", spec);
+  // A case's parameters decide its output: a spec whose case asks for other parameters than its
+  // reference was made with is refused, naming the case and both sets.
+  json spec = json::parse(test::read(kit::root() / "grader" / "specs" / "03-array-mult-reduce.json"));
+  const std::string name = spec["cases"][0]["name"];
+  spec["cases"][0]["seed"] = spec["cases"][0]["seed"].get<int>() + 1;
+  test::write(specs / "03-array-mult-reduce.json", spec.dump(2));
   const auto stale = test::run_program("grader", "--specs " + specs.path.string() + " check 03");
   CHECK(stale.exit_code == 1);
-  CHECK(stale.output.find("was made from another version of") != std::string::npos);
+  CHECK(stale.output.find("case '" + name + "' has parameters") != std::string::npos);
+  CHECK(stale.output.find("but its reference in") != std::string::npos);
+  CHECK(stale.output.find("grader reference") != std::string::npos);
+}
+
+TEST_CASE("policy is not an output: points, limits and a late penalty change without regenerating the references") {
+  test::TempDir specs;
+  json spec = json::parse(test::read(kit::root() / "grader" / "specs" / "03-array-mult-reduce.json"));
+  spec["late_penalty_per_day"] = 0.25;
+  spec["cases"][0]["points"] = spec["cases"][0]["points"].get<double>() + 1;
+  spec["time_limit_s"] = spec["time_limit_s"].get<double>() + 1;
+  test::write(specs / "03-array-mult-reduce.json", spec.dump(2));
+  const auto run = test::run_program("grader", "--specs " + specs.path.string() + " check 03 --dir " + test::kit_path("solutions"));
+  CHECK_MESSAGE(run.exit_code == 0, run.output);
+  CHECK(run.output.find("All visible cases pass") != std::string::npos);
 }

@@ -3,6 +3,7 @@
 // -d/--device, each an index or a case-insensitive substring of the name.
 #include <cstddef>
 #include <iosfwd>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -52,6 +53,10 @@ struct Runtime {
   cl::Context context;
   cl::CommandQueue queue;
   Choice choice;
+  // Declared last, so destroyed first: when the last copy of this Runtime goes, the programs
+  // kit::build_program kept for its context are released before the queue and the context
+  // (kit::forget_built_programs says why).
+  std::shared_ptr<const void> programs_released_first;
 
   static Runtime open(const DeviceOptions& options);
   std::string device_name() const;

@@ -51,6 +51,12 @@ std::string editor_text(const std::string& text);
 // name the OpenCL compiler used for its temporary copy.
 std::string rewrite_build_log(const std::string& log, const std::string& file);
 
+// Releases the programs build_program keeps for `context` (it keeps the last few it built, so a
+// program that runs case after case builds each once). kit::Runtime calls it as its last copy goes,
+// before the context: Oclgrind's runtime frees a context at its last release even while programs
+// still hold it, and a program released after that corrupts its heap.
+void forget_built_programs(cl_context context);
+
 // Compiles `file` for `device` with -cl-std=CL1.2 plus `options`. The source is prefixed with a
 // #line directive so line numbers and the file name in messages are the student's; `shown_as`
 // replaces the file's path in messages (the grader builds a private copy of a submission's file).

@@ -46,7 +46,7 @@ void write_release_specs(const fs::path& specs, const fs::path& references, cons
     }
     const std::string reference_text = json{{"lab", lab}, {"cases", kept}}.dump(2) + "\n";
     write_file_atomically(dest / "grader" / "reference" / (lab + ".json"), reference_text);
-    out_manifest["labs"][lab] = {{"file", lab + ".json"}, {"sha256", sha256_hex(reference_text)}, {"spec_sha256", sha256_hex(spec_text)}};
+    out_manifest["labs"][lab] = {{"file", lab + ".json"}, {"sha256", sha256_hex(reference_text)}};
     progress << lab << ": " << visible.size() << " visible case(s) kept, " << hidden << " hidden left out\n";
   }
   write_file_atomically(dest / "grader" / "reference" / "MANIFEST.json", out_manifest.dump(2) + "\n");

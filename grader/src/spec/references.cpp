@@ -47,10 +47,21 @@ LabReference load_reference(const std::filesystem::path& dir, const LabSpec& spe
   if (entry.value("sha256", "") != sha256_hex(bytes))
     throw kit::Error(file.string() + " does not match its checksum in " + manifest_file.string() +
                      " (edited or damaged); " + kRegenerate);
-  if (entry.value("spec_sha256", "") != spec.sha256)
-    throw kit::Error(file.string() + " was made from another version of " + spec.file.string() + "; " + kRegenerate);
   const json doc = json::parse(bytes);
   LabReference ref{spec.lab, doc.at("cases"), {}};
+  // Stale references: a case whose parameters are not those its reference was made with. Only the
+  // parameters decide an output, so the spec's policy (points, limits, hints, late_penalty_per_day)
+  // can change without regenerating anything.
+  std::vector<std::pair<std::string, json>> graded;
+  for (const CaseSpec& c : spec.cases) graded.emplace_back(c.name, c.params);
+  if (spec.speed) graded.emplace_back(kSpeedCase, spec.speed->params);
+  for (const auto& [name, params] : graded) {
+    if (!ref.cases.contains(name))
+      throw kit::Error(spec.file.string() + ": case '" + name + "' has no stored reference in " + file.string() + "; " + kRegenerate);
+    if (ref.cases.at(name).value("params", json()) != params)
+      throw kit::Error(spec.file.string() + ": case '" + name + "' has parameters " + params.dump() + ", but its reference in " +
+                       file.string() + " was made with " + ref.cases.at(name).value("params", json()).dump() + "; " + kRegenerate);
+  }
   if (spec.speed) {
     ref.baseline = dir / (spec.lab + ".baseline.cl");
     if (!std::filesystem::exists(ref.baseline) || entry.value("baseline_sha256", "") != sha256_hex(read_file(ref.baseline)))
@@ -96,7 +107,7 @@ void make_references(const std::filesystem::path& dir, const std::vector<LabSpec
     }
     const std::string bytes = json{{"lab", spec.lab}, {"cases", cases}}.dump() + "\n";
     write_file_atomically(dir / (spec.lab + ".json"), bytes);
-    manifest["labs"][spec.lab] = {{"file", spec.lab + ".json"}, {"sha256", sha256_hex(bytes)}, {"spec_sha256", spec.sha256}};
+    manifest["labs"][spec.lab] = {{"file", spec.lab + ".json"}, {"sha256", sha256_hex(bytes)}};
     if (spec.speed) {  // the speed case times students against this copy: no solutions/ needed to grade
       const std::string source = read_file(kernel);
       write_file_atomically(dir / (spec.lab + ".baseline.cl"), source);
