@@ -18,6 +18,7 @@ TEST_CASE("roster CSV: quoted fields, and a bad row named by file and line") {
   test::write(dir / "r.csv", "\xEF\xBB\xBFsubmission,name,id,email\n\nann,\"Lee, Ann\",1001,ann@x.edu\n");
   const auto roster = grader::load_roster(dir / "r.csv");
   REQUIRE(roster.size() == 1);
+  CHECK(roster[0].student == "ann");  // the name in the submissions folder
   CHECK(roster[0].name == "Lee, Ann");
 }
 

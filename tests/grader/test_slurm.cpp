@@ -4,13 +4,17 @@
 #include <unistd.h>
 
 #include <chrono>
+#include <map>
 #include <nlohmann/json.hpp>
 #include <regex>
+#include <sstream>
 #include <thread>
 
+#include "kit/errors.hpp"
 #include "kit/paths.hpp"
 #include "batch/slurm.hpp"
 #include "spec/spec.hpp"
+#include "term/late.hpp"
 #include "support.hpp"
 
 using json = nlohmann::json;
@@ -89,6 +93,141 @@ TEST_CASE("grader merge names the student x labs still to grade, and the grader'
                 run.output);
   CHECK(run.output.find("  ann  03-array-mult-reduce\n    graded, but the grader failed (round-1/task-0, case \"L = 2, 999 groups\": "
                         "OpenCL call clFinish returned CL_OUT_OF_HOST_MEMORY (-6))\n  ben  03-array-mult-reduce\n") != std::string::npos);
+}
+
+TEST_CASE("grader slurm plans a regraded student again although the journals hold their results") {
+  grader::SlurmOptions o;
+  o.batch.specs = grader::load_specs(kit::root() / "grader" / "specs", {"03"});
+  o.batch.submissions = "class";
+  o.chunk_size = 2;
+  grader::ResultMap done;
+  done[{"ann", "03-array-mult-reduce"}] = {};
+  done[{"ben", "03-array-mult-reduce"}] = {};
+  CHECK(grader::plan_slurm(o, {"ann", "ben", "cat"}, done).chunks == std::vector<std::vector<std::string>>{{"cat"}});
+  o.batch.term.regrade = {"ben"};
+  CHECK(grader::plan_slurm(o, {"ann", "ben", "cat"}, done).chunks == std::vector<std::vector<std::string>>{{"ben", "cat"}});
+  o.batch.term.regrade = {"zed"};
+  CHECK_THROWS_WITH_AS(grader::plan_slurm(o, {"ann", "ben", "cat"}, done), "--regrade: no submission in class for 'zed'", kit::Error);
+}
+
+namespace {
+
+// The arguments a job script gives the grader, one a line: the script run by bash with the
+// grader's path replaced by printf, as array task `task`.
+std::string script_args(const std::filesystem::path& script, int task) {
+  const std::string text = std::regex_replace(test::read(script), std::regex("exec '[^']*'"), "exec printf '%s\\n'");
+  test::write(script.string() + ".args", text);
+  const auto run = test::run_command("SLURM_ARRAY_TASK_ID=" + std::to_string(task) + " bash " + script.string() + ".args");
+  REQUIRE_MESSAGE(run.exit_code == 0, run.output);
+  return run.output;
+}
+
+}  // namespace
+
+TEST_CASE("grader slurm --dry-run hands the deadline and each chunk's regrades to the tasks, and the roster to merge") {
+  test::TempDir dir;
+  test::write(dir / "roster.csv", "submission,name,id,email\nada,Ada L,1001,ada@x.edu\n");
+  const std::string slurm = "slurm --dry-run --labs 03 --chunk-size 5 --submissions " + test::kit_path("grader/examples/class") +
+                            " --out " + (dir / "out").string();
+  const auto run = test::run_program("grader", slurm + " --deadline 2026-12-01T23:59 --roster " + (dir / "roster.csv").string() +
+                                                   " --regrade ada,kai-local-read-past-end --reason \"spec fix in lab 03\"");
+  REQUIRE_MESSAGE(run.exit_code == 0, run.output);
+  const std::filesystem::path round = dir / "out" / "slurm" / "round-1";
+  const std::string specs = "--specs\n" + (kit::root() / "grader" / "specs").string() + "\n";
+  // Task 0 (ada's chunk) and task 2 (kai's) regrade their own; task 1 regrades nobody. Each has the
+  // deadline (to the second), none the roster.
+  const std::string task0 = script_args(round / "grade-array.sh", 0), task1 = script_args(round / "grade-array.sh", 1),
+                    task2 = script_args(round / "grade-array.sh", 2);
+  for (const std::string& task : {task0, task1, task2}) {
+    CHECK_MESSAGE(task.find("\n--deadline\n2026-12-01T23:59:00\n") != std::string::npos, task);
+    CHECK(task.find(specs) != std::string::npos);  // the tasks grade with the specs this run planned with
+    CHECK(task.find("--roster") == std::string::npos);
+  }
+  CHECK_MESSAGE(task0.find("\n--reason\nspec fix in lab 03\n--regrade\nada\n") != std::string::npos, task0);
+  CHECK(task1.find("--regrade") == std::string::npos);
+  CHECK_MESSAGE(task2.find("\n--regrade\nkai-local-read-past-end\n") != std::string::npos, task2);
+  const std::string merge = script_args(round / "merge.sh", 0);
+  CHECK_MESSAGE(merge.find("merge\n") != std::string::npos, merge);
+  CHECK(merge.find("\n--roster\n" + (dir / "roster.csv").string() + "\n") != std::string::npos);
+  CHECK(merge.find(specs) != std::string::npos);
+  CHECK(merge.find("--deadline") == std::string::npos);
+
+  // A roster that cannot be read and a regrade of nobody stop it before a round is written.
+  const auto no_roster = test::run_program("grader", slurm + " --roster " + (dir / "missing.csv").string());
+  CHECK(no_roster.exit_code != 0);
+  CHECK(no_roster.output.find("missing.csv does not exist") != std::string::npos);
+  const auto nobody = test::run_program("grader", slurm + " --regrade zed");
+  CHECK(nobody.exit_code != 0);
+  CHECK_MESSAGE(nobody.output.find("--regrade: no submission in") != std::string::npos, nobody.output);
+  CHECK(nobody.output.find("for 'zed'") != std::string::npos);
+  CHECK_FALSE(std::filesystem::exists(dir / "out" / "slurm" / "round-2"));
+}
+
+namespace {
+
+// A journal line as Journal::append writes it: `points` of 10 in one case, graded at `when`.
+json journal_line(const std::string& student, double points, const std::string& when, const std::vector<std::string>& notes = {}) {
+  grader::LabResult r;
+  r.student = student;
+  r.lab = "03-array-mult-reduce";
+  r.kernel = "ArrayMultReduce.cl";
+  r.status = "graded";
+  r.notes = notes;
+  r.cases = {{"one work-group of 8", true, points, 10, "passed", "", "", 0}};
+  json line = grader::to_json(r);
+  line["graded_at"] = when;
+  line["kit_version"] = "test";
+  return line;
+}
+
+}  // namespace
+
+TEST_CASE("grader merge takes each student x lab's newest result, a later round's regrade over the journal's, and names a regrade no task made") {
+  test::TempDir dir;
+  const std::string source = test::read(kit::root() / "labs/03-array-mult-reduce/ArrayMultReduce.cl");
+  test::write(dir / "class" / "ann" / "ArrayMultReduce.cl", source);
+  test::write(dir / "class" / "ben" / "ArrayMultReduce.cl", source);
+  const std::filesystem::path out = dir / "out";
+  const json ann1 = journal_line("ann", 5, "2026-11-01T10:00:00Z"), ben1 = journal_line("ben", 6, "2026-11-01T10:00:01Z");
+  // Round 1 was merged: its lines are in OUT/journal.jsonl as the task wrote them.
+  test::write(out / "journal.jsonl", ann1.dump() + "\n" + ben1.dump() + "\n");
+  test::write(out / "slurm" / "round-1" / "task-0" / "journal.jsonl", ann1.dump() + "\n" + ben1.dump() + "\n");
+  // Round 2 regraded both: the earlier results were copied into the task's journal; the task
+  // regraded ann (7 points, with the history) and was cancelled before ben.
+  json ann1_copy = ann1, ben1_copy = ben1;
+  ann1_copy["copied_for_regrade"] = ben1_copy["copied_for_regrade"] = true;
+  const json ann2 = journal_line("ann", 7, "2026-11-02T09:00:00Z", {"regraded 2026-11-02 09:00 UTC (spec fix): 5 -> 7 points"});
+  test::write(out / "slurm" / "round-2" / "task-0" / "journal.jsonl",
+              ann1_copy.dump() + "\n" + ben1_copy.dump() + "\n" + ann2.dump() + "\n");
+  const std::string merge = "merge --labs 03 --submissions " + (dir / "class").string() + " --out " + out.string();
+  const auto run = test::run_program("grader", merge);
+  REQUIRE_MESSAGE(run.exit_code == 0, run.output);
+  CHECK_MESSAGE(run.output.find("merged 1 new result(s)") != std::string::npos, run.output);
+  CHECK(run.output.find("no result yet") == std::string::npos);
+  CHECK(run.output.find("regrades not done (a task cancelled or failed?):\n  ben  03-array-mult-reduce  (round-2/task-0): still the "
+                        "earlier result; run `grader slurm --regrade ben` again\n") != std::string::npos);
+  CHECK(test::read(out / "gradebook.csv") == "student,03-array-mult-reduce,total\nann,7,7\nben,6,6\n");
+  const json ann = json::parse(test::read(out / "ann" / "report.json"))["labs"][0];
+  CHECK(ann["notes"].dump().find("(spec fix): 5 -> 7 points") != std::string::npos);
+  // Appended as the task wrote it (when it was graded), the last line of ann's: the one that counts.
+  std::vector<json> lines;
+  std::istringstream journal(test::read(out / "journal.jsonl"));
+  for (std::string line; std::getline(journal, line);) lines.push_back(json::parse(line));
+  REQUIRE(lines.size() == 3);
+  CHECK(lines[2] == ann2);
+
+  // Merged again: nothing new, nothing appended twice.
+  const std::string merged = test::read(out / "journal.jsonl");
+  const auto again = test::run_program("grader", merge);
+  CHECK_MESSAGE(again.output.find("merged 0 new result(s)") != std::string::npos, again.output);
+  CHECK(test::read(out / "journal.jsonl") == merged);
+  // A later round that regraded ben: the regrade of round 2 is no longer missing.
+  const json ben3 = journal_line("ben", 8, "2026-11-03T09:00:00Z", {"regraded 2026-11-03 09:00 UTC: 6 -> 8 points"});
+  test::write(out / "slurm" / "round-3" / "task-0" / "journal.jsonl", ben1_copy.dump() + "\n" + ben3.dump() + "\n");
+  const auto third = test::run_program("grader", merge);
+  CHECK_MESSAGE(third.output.find("merged 1 new result(s)") != std::string::npos, third.output);
+  CHECK(third.output.find("regrades not done") == std::string::npos);
+  CHECK(test::read(out / "gradebook.csv") == "student,03-array-mult-reduce,total\nann,7,7\nben,8,8\n");
 }
 
 namespace {
@@ -181,4 +320,116 @@ TEST_CASE("Slurm: the example class graded by a real job array, a cancelled task
     ++compared;
   }
   CHECK(compared == 11);
+}
+
+namespace {
+
+// The "late penalty" lines of each student's lab 01 in OUT's reports.
+std::map<std::string, json> late_lines(const std::filesystem::path& out, const std::vector<std::string>& students) {
+  std::map<std::string, json> lines;
+  for (const std::string& s : students) {
+    const json report = json::parse(test::read(out / s / "report.json"));
+    for (const json& c : report["labs"][0]["cases"])
+      if (c["name"] == "late penalty") lines[s] = c;
+  }
+  return lines;
+}
+
+// The last note of a student's lab 01 from its time on: "UTC (reason): a -> b points".
+std::string regrade_note(const std::filesystem::path& out, const std::string& student) {
+  const json notes = json::parse(test::read(out / student / "report.json"))["labs"][0]["notes"];
+  const std::string last = notes.empty() ? "" : notes.back().get<std::string>();
+  return last.rfind("regraded ", 0) == 0 ? last.substr(last.find(" UTC")) : "no regrade note in " + notes.dump();
+}
+
+}  // namespace
+
+TEST_CASE("Slurm: a term's deadline, roster and regrade through a real job array give what grader grade gives") {
+  if (geteuid() != 0 || test::run_command("command -v slurmctld slurmd munged sbatch").exit_code != 0) {
+    MESSAGE("skipped: a one-node Slurm cluster needs root and the slurm-wlm and munge packages");
+    return;
+  }
+  namespace fs = std::filesystem;
+  test::TempDir dir;
+  // Lab 01's spec with a late penalty of 10 % a day, and references made for it.
+  fs::create_directories(dir / "specs");
+  json spec = json::parse(test::read(kit::root() / "grader/specs/01-array-mult.json"));
+  spec["late_penalty_per_day"] = 0.1;
+  test::write(dir / "specs" / "01-array-mult.json", spec.dump(2));
+  const std::string data = " --specs " + (dir / "specs").string() + " --references " + (dir / "ref").string();
+  const auto made = test::run_program("grader", data + " reference --labs 01");
+  REQUIRE_MESSAGE(made.exit_code == 0, made.output);
+  // ann two days late, cat three, ben and dan on time; eve is on the roster with nothing handed
+  // in, dan is not on it.
+  const std::string solution = test::read(kit::root() / "solutions/01-array-mult/ArrayMult.cl");
+  const auto deadline = grader::parse_deadline("2026-12-01T23:59");
+  const std::vector<std::string> students = {"ann", "ben", "cat", "dan"};
+  for (const auto& [student, hours] : std::vector<std::pair<std::string, int>>{{"ann", 30}, {"ben", -1}, {"cat", 50}, {"dan", -2}}) {
+    test::write(dir / "class" / student / "ArrayMult.cl", solution);
+    fs::last_write_time(dir / "class" / student / "ArrayMult.cl", deadline + std::chrono::hours(hours));
+  }
+  test::write(dir / "roster.csv", "submission,name,id,email\nann,Ann Lee,1001,ann@x.edu\nben,Ben Ode,1002,ben@x.edu\n"
+                                  "cat,Cat Ro,1003,cat@x.edu\neve,Eve Park,1005,eve@x.edu\n");
+
+  LocalCluster cluster{dir / "cluster", (dir / "cluster" / "slurm.conf").string()};
+  const auto started = test::run_command(test::kit_path("scripts/slurm-local-cluster.sh") + " start " + cluster.dir.string() + " 2>&1");
+  REQUIRE_MESSAGE(started.exit_code == 0, started.output);
+  const std::string env = "SLURM_CONF=" + cluster.conf + " ";
+  const std::string term = " --labs 01 --no-races --deadline 2026-12-01T23:59 --roster " + (dir / "roster.csv").string() +
+                           " --submissions " + (dir / "class").string();
+  const std::string slurm = env + test::kit_path("build/bin/grader") + data + " slurm --chunk-size 2 --cpus-per-task 1" + term +
+                            " --out " + (dir / "out").string();
+  const std::string local = data + " grade" + term + " --out " + (dir / "local").string();
+  const auto task_logs = [&](const std::string& round) {
+    return test::run_command("tail -n 20 " + (dir / "out" / "slurm" / round).string() + "/*.log").output;
+  };
+
+  const auto first = test::run_command(slurm + " 2>&1");
+  REQUIRE_MESSAGE(first.exit_code == 0, first.output);
+  CHECK(first.output.find("2 task(s)") != std::string::npos);
+  REQUIRE_MESSAGE(wait_for(cluster.conf, job_ids(first.output)), cluster.logs());
+  const auto graded = test::run_program("grader", local);
+  REQUIRE_MESSAGE(graded.exit_code == 0, graded.output);
+  REQUIRE_MESSAGE(fs::exists(dir / "out" / "lms-import.csv"), task_logs("round-1"));
+  CHECK(test::read(dir / "out" / "gradebook.csv") == test::read(dir / "local" / "gradebook.csv"));
+  CHECK(test::read(dir / "out" / "lms-import.csv") == test::read(dir / "local" / "lms-import.csv"));
+  CHECK(test::read(dir / "out" / "roster-check.txt") == test::read(dir / "local" / "roster-check.txt"));
+  CHECK(test::read(dir / "out" / "roster-check.txt").find("no submission: eve (Eve Park)") != std::string::npos);
+  const auto late = late_lines(dir / "out", students);
+  CHECK(late == late_lines(dir / "local", students));
+  REQUIRE(late.size() == 2);  // ann's and cat's: the penalty was applied by the tasks
+  CHECK(late.at("ann")["message"].get<std::string>().find("(2 day(s) late): 20% of the") != std::string::npos);
+  CHECK(late.at("cat")["message"].get<std::string>().find("(3 day(s) late): 30% of the") != std::string::npos);
+  CHECK(late.at("ann")["points"].get<double>() < 0);
+  const double ben_before = json::parse(test::read(dir / "out" / "ben" / "report.json"))["labs"][0]["points"].get<double>();
+
+  // ben hands in the starter (on time) and is regraded, on Slurm and here: a round of one task for
+  // him alone, and the newer result with its history in OUT's journal, reports and LMS import.
+  test::write(dir / "class" / "ben" / "ArrayMult.cl", test::read(kit::root() / "labs/01-array-mult/ArrayMult.cl"));
+  fs::last_write_time(dir / "class" / "ben" / "ArrayMult.cl", deadline - std::chrono::hours(1));
+  const std::string regrade = " --regrade ben --reason 'starter handed in'";
+  const auto again = test::run_command(slurm + regrade + " 2>&1");
+  REQUIRE_MESSAGE(again.exit_code == 0, again.output);
+  CHECK(again.output.find("1 task(s)") != std::string::npos);
+  CHECK(test::read(dir / "out" / "slurm" / "round-2" / "chunk-0.txt") == "ben\n");
+  REQUIRE_MESSAGE(wait_for(cluster.conf, job_ids(again.output)), cluster.logs());
+  const auto regraded = test::run_program("grader", local + regrade);
+  REQUIRE_MESSAGE(regraded.exit_code == 0, regraded.output);
+  const std::string merged = test::read(dir / "out" / "slurm" / "round-2" / "merge.log");
+  CHECK_MESSAGE(merged.find("merged 1 new result(s)") != std::string::npos, std::string(merged + task_logs("round-2")));
+  CHECK(merged.find("regrades not done") == std::string::npos);
+  const std::string note = regrade_note(dir / "out", "ben");
+  CHECK(note == regrade_note(dir / "local", "ben"));
+  const double ben_now = json::parse(test::read(dir / "out" / "ben" / "report.json"))["labs"][0]["points"].get<double>();
+  CHECK(ben_now < ben_before);
+  CHECK(note == " UTC (starter handed in): " + grader::format_points(ben_before) + " -> " + grader::format_points(ben_now) + " points");
+  CHECK(test::read(dir / "out" / "gradebook.csv") == test::read(dir / "local" / "gradebook.csv"));
+  CHECK(test::read(dir / "out" / "lms-import.csv") == test::read(dir / "local" / "lms-import.csv"));
+  std::vector<json> ben_lines;
+  std::istringstream journal(test::read(dir / "out" / "journal.jsonl"));
+  for (std::string line; std::getline(journal, line);)
+    if (const json j = json::parse(line); j["student"] == "ben") ben_lines.push_back(j);
+  REQUIRE(ben_lines.size() == 2);  // the first round's and the regrade, last
+  CHECK(ben_lines[1]["notes"].dump().find("(starter handed in)") != std::string::npos);
+  CHECK_FALSE(ben_lines[1].contains("copied_for_regrade"));
 }

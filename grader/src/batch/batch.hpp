@@ -14,25 +14,25 @@
 #include "export/reports.hpp"
 #include "core/results.hpp"
 #include "spec/spec.hpp"
+#include "term/late.hpp"
+#include "term/roster.hpp"
 
 namespace grader {
-
-// Late work: a negative "late penalty" line of the spec's late_penalty_per_day for each day (or
-// part of one) after the deadline, as a fraction of the points earned; a note where the lab has none.
-void apply_late_penalty(const LabSpec& spec, std::filesystem::file_time_type handed_in,
-                        std::filesystem::file_time_type deadline, LabResult& r);
 
 // A result the grader could not finish for reasons of its own (an "error" case: Oclgrind failed,
 // a file it could not write): kept out of the journal, so the next run with the same OUT grades
 // it again.
 bool needs_retry(const LabResult& r);
 
-// What the term adds to a batch: the roster, the deadline, the regrades.
+// What the term adds to a batch: the roster, the deadline, the regrades, each a pass over results
+// (term/). `grader grade` applies all three; under `grader slurm` each step applies what is made
+// there: the tasks' `grader grade` the deadline and the regrades (where the result is made, so it
+// is in the task's journal), `grader merge` the roster (batch/slurm.hpp).
 struct TermOptions {
-  std::filesystem::path roster{};  // a course roster: OUT/lms-import.csv and OUT/roster-check.txt too (roster.hpp)
-  std::vector<std::string> regrade{};  // grade these students again (their earlier results stay in the journal)
+  std::filesystem::path roster{};  // a course roster: OUT/lms-import.csv and OUT/roster-check.txt too (term/roster.hpp)
+  std::vector<std::string> regrade{};  // grade these students again (their earlier results stay in the journal; term/regrade.hpp)
   std::string reason{};                // why, for the regraded reports
-  std::optional<std::filesystem::file_time_type> deadline{};  // late work loses the spec's late_penalty_per_day
+  std::optional<std::filesystem::file_time_type> deadline{};  // late work loses the spec's late_penalty_per_day (term/late.hpp)
 };
 
 struct BatchOptions {
@@ -61,6 +61,14 @@ struct BatchStats {
 // from `results` (a student x lab with no result is reported as not graded).
 void write_class_outputs(const std::filesystem::path& out, const std::vector<std::string>& students,
                          const std::vector<LabSpec>& specs, const ResultMap& results);
+
+// Every student's name in the submissions folder (list_students, entries it skips left out).
+std::vector<std::string> student_names(const std::filesystem::path& submissions);
+
+// With a roster (o.term.roster): OUT/lms-import.csv and OUT/roster-check.txt from the results of
+// every student in o.submissions (also when part of the class was graded), said on `progress`.
+void write_roster_outputs(const BatchOptions& o, const std::vector<RosterEntry>& roster, const ResultMap& results,
+                          std::ostream& progress);
 
 // Grades every student x lab not already in OUT/journal.jsonl, then writes OUT/gradebook.csv and
 // OUT/<student>/report.json and report.md atomically. Returns the number of results graded now.

@@ -13,11 +13,20 @@ namespace grader {
 
 class Journal {
  public:
+  // One line: the result, and the record as written (with "graded_at" and "kit_version").
+  struct Line {
+    LabResult result;
+    json record;
+    std::string graded_at() const;  // "2026-12-01T23:59:00Z"; "" in a line without one
+  };
   explicit Journal(std::filesystem::path file);
-  // Results already in the journal, by (student, lab). A last line cut short by a kill is skipped.
+  // Results already in the journal, by (student, lab): the last line of each counts. A last line
+  // cut short by a kill is skipped.
   std::map<std::pair<std::string, std::string>, LabResult> load() const;
+  std::map<std::pair<std::string, std::string>, Line> load_lines() const;  // the same, with the records
   std::size_t damaged_lines() const { return damaged_; }
   void append(const LabResult& result);  // thread-safe
+  void append_record(const json& record);  // a record of another journal as it is (its graded_at kept)
 
  private:
   std::filesystem::path file_;

@@ -14,6 +14,7 @@ class Merge : public Command {
     app_->add_option("--submissions", submissions_, "The submissions folder graded")->required();
     app_->add_option("--out", out_, "The output folder of `grader slurm`")->required();
     app_->add_option("--labs", labs_, "Labs graded (default: all)");
+    app_->add_option("--roster", roster_, "Course roster CSV (submission, name, student id, email): also writes OUT/lms-import.csv");
   }
 
   int run(const Globals& g) override {
@@ -22,12 +23,13 @@ class Merge : public Command {
     o.out = out_;
     o.references = g.reference_dir;
     o.specs = load_specs(g.specs_dir, split_labs(labs_));
+    o.term.roster = roster_;
     merge_slurm_journals(o, std::cout);
     return 0;
   }
 
  private:
-  std::filesystem::path submissions_, out_;
+  std::filesystem::path submissions_, out_, roster_;
   std::vector<std::string> labs_;
 };
 

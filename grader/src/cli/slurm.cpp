@@ -25,6 +25,10 @@ class Slurm : public Command {
     app_->add_option("--sbatch-arg", o_.sbatch_args, "One more argument for sbatch, e.g. --qos=short (repeatable)");
     app_->add_flag("--hold", o_.hold, "Submit the array held (scontrol release JOB starts it)");
     app_->add_flag("--dry-run", o_.dry_run, "Write the scripts and print the sbatch commands, submit nothing");
+    app_->add_option("--deadline", deadline_, "Late work loses the spec's late_penalty_per_day per day, e.g. 2026-12-01T23:59 (UTC); applied by the tasks");
+    app_->add_option("--roster", o_.batch.term.roster, "Course roster CSV (submission, name, student id, email): the merge also writes OUT/lms-import.csv");
+    app_->add_option("--regrade", o_.batch.term.regrade, "Grade these students again, e.g. ann,ben (earlier results stay in the journal)")->delimiter(',');
+    app_->add_option("--reason", o_.batch.term.reason, "Why they are regraded (shown in their reports)");
   }
 
   int run(const Globals& g) override {
@@ -33,6 +37,9 @@ class Slurm : public Command {
     o_.batch.specs = load_specs(g.specs_dir, split_labs(labs_));
     o_.batch.grading = oclgrind_.options(g.pocl_threads, {});
     o_.grader_exe = self_exe();
+    o_.global_args = {"--specs", std::filesystem::absolute(g.specs_dir).string(), "--references",
+                      std::filesystem::absolute(g.reference_dir).string(), "--pocl-threads", std::to_string(g.pocl_threads)};
+    if (!deadline_.empty()) o_.batch.term.deadline = parse_deadline(deadline_);
     devices_.chosen();  // the form of --devices; whether they exist is the compute nodes' business
     if (!labs_.empty()) {
       std::string labs;
@@ -50,6 +57,7 @@ class Slurm : public Command {
   SlurmOptions o_;
   std::filesystem::path submissions_, out_;
   std::vector<std::string> labs_;
+  std::string deadline_;
   OclgrindFlags oclgrind_;
   DeviceFlags devices_;
 };

@@ -1,9 +1,8 @@
 // The students of a submissions folder, the versions each handed in (name, name-v2, ...; the
-// newest counts), when it was handed in, and the --deadline it is held to.
+// newest counts) and when it was handed in.
 #include "intake/students.hpp"
 
 #include <algorithm>
-#include <ctime>
 #include <map>
 #include <regex>
 
@@ -25,24 +24,6 @@ std::filesystem::file_time_type handed_in_at(const std::filesystem::path& entry)
   for (const auto& f : std::filesystem::recursive_directory_iterator(entry, std::filesystem::directory_options::skip_permission_denied))
     if (f.is_regular_file() && !f.is_symlink()) newest = std::max(newest, f.last_write_time());
   return newest == std::filesystem::file_time_type::min() ? std::filesystem::last_write_time(entry) : newest;
-}
-
-std::filesystem::file_time_type parse_deadline(const std::string& text) {
-  std::tm tm{};
-  int second = 0;
-  const int read = std::sscanf(text.c_str(), "%d-%d-%dT%d:%d:%d", &tm.tm_year, &tm.tm_mon, &tm.tm_mday, &tm.tm_hour, &tm.tm_min, &second);
-  if (read < 5 || tm.tm_mon < 1 || tm.tm_mon > 12 || tm.tm_mday < 1 || tm.tm_mday > 31 || tm.tm_hour > 23 || tm.tm_min > 59 ||
-      second < 0 || second > 59)
-    throw kit::Error("--deadline '" + text + "' is not a time like 2026-12-01T23:59 (UTC)");
-  tm.tm_year -= 1900;
-  tm.tm_mon -= 1;
-  tm.tm_sec = second;
-  const std::time_t t = timegm(&tm);
-  // file_time_type's clock and the system clock differ by a fixed offset, taken once.
-  static const auto system_now = std::chrono::system_clock::now();
-  static const auto file_now = std::filesystem::file_time_type::clock::now();
-  return file_now + std::chrono::duration_cast<std::filesystem::file_time_type::duration>(
-                        std::chrono::system_clock::from_time_t(t) - system_now);
 }
 
 std::vector<Student> list_students(const std::filesystem::path& dir, std::vector<std::string>& skipped) {

@@ -71,17 +71,17 @@ std::string write_lms_import(const std::filesystem::path& out, const std::vector
   table += "\n" + possible + "\n";
   std::string check;
   for (const RosterEntry& e : roster) {
-    const bool handed_in = std::find(submitted.begin(), submitted.end(), e.submission) != submitted.end();
+    const bool handed_in = std::find(submitted.begin(), submitted.end(), e.student) != submitted.end();
     table += csv_field(e.name) + "," + csv_field(e.id) + "," + csv_field(e.id) + "," + csv_field(e.email) + ",";
     for (const LabSpec& spec : specs) {
-      const auto it = results.find({e.submission, spec.lab});
+      const auto it = results.find({e.student, spec.lab});
       table += "," + format_points(it == results.end() ? 0 : it->second.points());
     }
     table += "\n";
-    if (!handed_in) check += "no submission: " + e.submission + " (" + e.name + "): 0 points in every lab\n";
+    if (!handed_in) check += "no submission: " + e.student + " (" + e.name + "): 0 points in every lab\n";
   }
   for (const std::string& s : submitted)
-    if (std::none_of(roster.begin(), roster.end(), [&](const RosterEntry& e) { return e.submission == s; }))
+    if (std::none_of(roster.begin(), roster.end(), [&](const RosterEntry& e) { return e.student == s; }))
       check += "not on the roster: " + s + " (graded, in gradebook.csv, not in lms-import.csv)\n";
   write_file_atomically(out / "lms-import.csv", table);
   write_file_atomically(out / "roster-check.txt", check.empty() ? "every roster student submitted, every submission is on the roster\n" : check);

@@ -1,5 +1,6 @@
 #pragma once
-// A course roster and the LMS export: `grader grade --roster roster.csv` reads who is in the course
+// A course roster and the LMS export, a pass over a class's results: `grader grade --roster
+// roster.csv` (and `grader merge --roster`, which `grader slurm --roster` runs) reads who is in the course
 // (submission folder or archive name, display name, student id, email) and writes OUT/lms-import.csv
 // in Canvas's gradebook import layout (a `Points Possible` row, one column per lab; Moodle reads the
 // same CSV). Students on the roster with no submission get 0 and "no submission"; submissions not
@@ -14,7 +15,8 @@
 namespace grader {
 
 struct RosterEntry {
-  std::string submission, name, id, email;
+  std::string student;  // the student's name in the submissions folder (Student::student), the roster's first column
+  std::string name, id, email;  // display name, student id, email
 };
 
 // Throws kit::Error naming the file and line of a malformed row (a header row is expected).

@@ -1,0 +1,71 @@
+#include "term/late.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <ctime>
+
+#include "export/reports.hpp"
+#include "kit/errors.hpp"
+
+namespace grader {
+namespace {
+
+// file_time_type's clock and the system clock differ by a fixed offset, taken once, so that a
+// deadline formatted and parsed again is the same time.
+struct ClockOffset {
+  std::chrono::system_clock::time_point system_now = std::chrono::system_clock::now();
+  std::filesystem::file_time_type file_now = std::filesystem::file_time_type::clock::now();
+};
+
+const ClockOffset& clock_offset() {
+  static const ClockOffset offset;
+  return offset;
+}
+
+}  // namespace
+
+std::filesystem::file_time_type parse_deadline(const std::string& text) {
+  std::tm tm{};
+  int second = 0;
+  const int read = std::sscanf(text.c_str(), "%d-%d-%dT%d:%d:%d", &tm.tm_year, &tm.tm_mon, &tm.tm_mday, &tm.tm_hour, &tm.tm_min, &second);
+  if (read < 5 || tm.tm_mon < 1 || tm.tm_mon > 12 || tm.tm_mday < 1 || tm.tm_mday > 31 || tm.tm_hour > 23 || tm.tm_min > 59 ||
+      second < 0 || second > 59)
+    throw kit::Error("--deadline '" + text + "' is not a time like 2026-12-01T23:59 (UTC)");
+  tm.tm_year -= 1900;
+  tm.tm_mon -= 1;
+  tm.tm_sec = second;
+  const std::time_t t = timegm(&tm);
+  const ClockOffset& o = clock_offset();
+  return o.file_now + std::chrono::duration_cast<std::filesystem::file_time_type::duration>(
+                          std::chrono::system_clock::from_time_t(t) - o.system_now);
+}
+
+std::string format_deadline(std::filesystem::file_time_type deadline) {
+  const ClockOffset& o = clock_offset();
+  const auto system = o.system_now + std::chrono::duration_cast<std::chrono::system_clock::duration>(deadline - o.file_now);
+  const std::time_t t = std::chrono::system_clock::to_time_t(std::chrono::floor<std::chrono::seconds>(system));
+  char text[32];
+  std::strftime(text, sizeof text, "%Y-%m-%dT%H:%M:%S", std::gmtime(&t));
+  return text;
+}
+
+void apply_late_penalty(const LabSpec& spec, std::filesystem::file_time_type handed_in, std::filesystem::file_time_type deadline,
+                        LabResult& r) {
+  if (handed_in <= deadline) return;
+  const double hours = std::chrono::duration<double>(handed_in - deadline).count() / 3600;
+  const int days = int(std::ceil(hours / 24));
+  if (spec.late_penalty_per_day <= 0) {
+    r.notes.push_back("handed in " + std::to_string(days) + " day(s) after the deadline; this lab has no late penalty");
+    return;
+  }
+  const double fraction = std::min(1.0, days * spec.late_penalty_per_day);
+  const double penalty = std::floor(r.points() * fraction * 100 + 1e-9) / 100;
+  char text[200];
+  std::snprintf(text, sizeof text, "handed in %.1f hours after the deadline (%d day(s) late): %.0f%% of the %s points earned",
+                hours, days, fraction * 100, format_points(r.points()).c_str());
+  r.cases.push_back({"late penalty", true, -penalty, 0, "late", text, "", 0, "late"});
+}
+
+}  // namespace grader

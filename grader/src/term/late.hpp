@@ -1,0 +1,24 @@
+#pragma once
+// Late work, a pass over results: `--deadline` read as a time, and the late penalty of the spec's
+// late_penalty_per_day. Applied where a result is made (`grader grade`, and each Slurm task's
+// `grader grade`), so the penalty is in the journal with the rest of the result.
+#include <filesystem>
+#include <string>
+
+#include "core/results.hpp"
+#include "spec/spec.hpp"
+
+namespace grader {
+
+// "2026-12-01T23:59" (UTC; seconds optional) as a time; throws kit::Error naming the text.
+std::filesystem::file_time_type parse_deadline(const std::string& text);
+
+// The deadline as parse_deadline reads it back, to the second: "2026-12-01T23:59:00".
+std::string format_deadline(std::filesystem::file_time_type deadline);
+
+// Late work: a negative "late penalty" line of the spec's late_penalty_per_day for each day (or
+// part of one) after the deadline, as a fraction of the points earned; a note where the lab has none.
+void apply_late_penalty(const LabSpec& spec, std::filesystem::file_time_type handed_in,
+                        std::filesystem::file_time_type deadline, LabResult& r);
+
+}  // namespace grader
