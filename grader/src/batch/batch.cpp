@@ -84,8 +84,10 @@ std::size_t grade_class(const BatchOptions& options, std::ostream& progress) {
   o.out = std::filesystem::absolute(o.out);
   o.submissions = std::filesystem::absolute(o.submissions);
   std::vector<std::string> skipped;
-  std::vector<Student> students = list_students(o.submissions, skipped);
-  for (const std::string& s : skipped) progress << "skipped " << s << "\n";
+  StudentListing listing = read_submissions(o.submissions);
+  progress << listing.summary() << "\n";
+  std::vector<Student> students = std::move(listing.students);
+  for (const std::string& s : listing.skipped) progress << "skipped " << s << "\n";
   if (!o.only_students.empty()) {
     std::vector<Student> chosen;
     std::string unknown;
@@ -154,16 +156,12 @@ std::size_t grade_class(const BatchOptions& options, std::ostream& progress) {
                                                       max_build_limit(o.specs));
     for (std::size_t i; (i = next++) < todo.size();) {
       const Student& s = *todo[i];
-      std::filesystem::path root = s.entry;
+      std::filesystem::path root;
       std::string refused;
-      if (!std::filesystem::is_directory(s.entry)) {
-        root = work / s.name / "files";
-        std::filesystem::remove_all(root);
-        try {
-          extract_archive(s.entry, root);
-        } catch (const kit::Error& e) {
-          refused = e.what();
-        }
+      try {
+        root = submission_root(s, work / s.name / "files");  // an archive extracted, a download's files gathered
+      } catch (const kit::Error& e) {
+        refused = e.what();
       }
       for (std::size_t l = 0; l < o.specs.size(); ++l) {
         const LabSpec& spec = o.specs[l];
@@ -194,7 +192,8 @@ std::size_t grade_class(const BatchOptions& options, std::ostream& progress) {
           for (const std::string& e : s.earlier) all += (all.empty() ? "" : ", ") + e;
           r.notes.push_back("earlier versions handed in: " + all + "; the newest, " + s.entry.filename().string() + ", was graded");
         }
-        if (o.deadline) apply_late_penalty(spec, handed_in_at(s.entry), *o.deadline, r);
+        r.notes.insert(r.notes.end(), s.notes.begin(), s.notes.end());
+        if (o.deadline) apply_late_penalty(spec, handed_in_at(s), *o.deadline, r);
         if (const auto old = before.find({s.name, spec.lab}); old != before.end()) {
           for (const std::string& n : old->second.notes)
             if (n.rfind("regraded ", 0) == 0) r.notes.push_back(n);  // the history goes on
