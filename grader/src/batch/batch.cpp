@@ -54,9 +54,10 @@ std::vector<std::string> names_of(const std::vector<Student>& students) {
 // The students a run grades: the submissions folder's, or those named in only_students (throws
 // kit::Error naming any with no submission).
 std::vector<Student> choose_students(const BatchOptions& o, std::ostream& progress) {
-  std::vector<std::string> skipped;
-  std::vector<Student> students = list_students(o.submissions, skipped);
-  for (const std::string& s : skipped) progress << "skipped " << s << "\n";
+  StudentListing listing = read_submissions(o.submissions);
+  progress << listing.summary() << "\n";
+  for (const std::string& s : listing.skipped) progress << "skipped " << s << "\n";
+  std::vector<Student> students = std::move(listing.students);
   if (o.only_students.empty()) return students;
   std::vector<Student> chosen;
   std::string unknown;
@@ -152,16 +153,12 @@ class ClassRun {
 
   // Every lab of `s` without a result: graded, finished (finish_result), in the journal, recorded.
   void grade_student(const Student& s, const std::filesystem::path& pocl_cache, const BuildServiceProcess* service) {
-    std::filesystem::path root = s.entry;
+    std::filesystem::path root;
     std::string refused;
-    if (!std::filesystem::is_directory(s.entry)) {
-      root = work_ / s.student / "files";
-      std::filesystem::remove_all(root);
-      try {
-        extract_archive(s.entry, root);
-      } catch (const kit::Error& e) {
-        refused = e.what();
-      }
+    try {
+      root = submission_root(s, work_ / s.student / "files");  // an archive extracted, a download's files gathered
+    } catch (const kit::Error& e) {
+      refused = e.what();
     }
     for (std::size_t l = 0; l < o_.specs.size(); ++l) {
       const LabSpec& spec = o_.specs[l];
@@ -198,7 +195,8 @@ class ClassRun {
       for (const std::string& e : s.earlier) all += (all.empty() ? "" : ", ") + e;
       r.notes.push_back("earlier versions handed in: " + all + "; the newest, " + s.entry.filename().string() + ", was graded");
     }
-    if (o_.term.deadline) apply_late_penalty(spec, handed_in_at(s.entry), *o_.term.deadline, r);
+    r.notes.insert(r.notes.end(), s.notes.begin(), s.notes.end());
+    if (o_.term.deadline) apply_late_penalty(spec, handed_in_at(s), *o_.term.deadline, r);
     if (const auto old = earlier_.find({s.student, spec.lab}); old != earlier_.end()) add_regrade_history(old->second, o_.term.reason, r);
   }
 

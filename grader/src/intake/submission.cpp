@@ -1,6 +1,7 @@
 #include "intake/submission.hpp"
 
 #include <algorithm>
+#include <cctype>
 #include <regex>
 #include <set>
 
@@ -70,15 +71,15 @@ std::size_t line_of(const std::string& s, std::size_t offset) {
   return 1 + std::size_t(std::count(s.begin(), s.begin() + std::ptrdiff_t(offset), '\n'));
 }
 
-}  // namespace
-
-std::optional<FoundKernel> find_kernel(const std::filesystem::path& root, const std::string& name) {
+// The regular files under `root` (links not followed) whose names `wanted` accepts: the shallowest
+// first, then in path order.
+template <typename Wanted>
+std::vector<std::filesystem::path> files_under(const std::filesystem::path& root, const Wanted& wanted) {
   std::vector<std::filesystem::path> matches;
   std::error_code ec;
   for (auto it = std::filesystem::recursive_directory_iterator(root, ec);
        !ec && it != std::filesystem::recursive_directory_iterator(); it.increment(ec))
-    if (it->is_regular_file() && !it->is_symlink() && it->path().filename() == name) matches.push_back(it->path());
-  if (matches.empty()) return std::nullopt;
+    if (it->is_regular_file() && !it->is_symlink() && wanted(it->path().filename().string())) matches.push_back(it->path());
   const auto depth = [&](const std::filesystem::path& p) {
     const std::filesystem::path relative = std::filesystem::relative(p, root);
     return std::distance(relative.begin(), relative.end());
@@ -86,9 +87,48 @@ std::optional<FoundKernel> find_kernel(const std::filesystem::path& root, const 
   std::sort(matches.begin(), matches.end(), [&](const auto& a, const auto& b) {
     return depth(a) != depth(b) ? depth(a) < depth(b) : a < b;
   });
+  return matches;
+}
+
+// A file name as near_kernel_names compares it: lower case, a ".txt" after the extension dropped, a
+// copy suffix before the extension dropped, no spaces: "Array Mult Reduce (1).CL.txt" -> "arraymultreduce.cl".
+std::string near_key(std::string file) {
+  for (char& c : file) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  if (file.size() > 4 && file.compare(file.size() - 4, 4, ".txt") == 0 && file.find('.') < file.size() - 4) file.resize(file.size() - 4);
+  const std::size_t dot = file.rfind('.');
+  std::string stem = dot == std::string::npos ? file : file.substr(0, dot);
+  const std::string extension = file.substr(stem.size());
+  static const std::regex copy(R"((.*?)(\s*\(\s*[0-9]{1,4}\s*\)|-[0-9]{1,4}|\s+copy(\s*[0-9]{1,4})?))");
+  std::smatch m;
+  if (std::regex_match(stem, m, copy)) stem = m[1].str();
+  stem.erase(std::remove_if(stem.begin(), stem.end(), [](char c) { return std::isspace(static_cast<unsigned char>(c)); }), stem.end());
+  return stem + extension;
+}
+
+}  // namespace
+
+std::optional<FoundKernel> find_kernel(const std::filesystem::path& root, const std::string& name) {
+  const std::vector<std::filesystem::path> matches =
+      files_under(root, [&](const std::string& file) { return file == name; });
+  if (matches.empty()) return std::nullopt;
   FoundKernel found{matches[0], std::filesystem::relative(matches[0], root).string(), {}};
   for (std::size_t i = 1; i < matches.size(); ++i) found.others.push_back(std::filesystem::relative(matches[i], root).string());
+  for (const std::string& near : near_kernel_names(root, name)) found.others.push_back(near);
   return found;
+}
+
+std::vector<std::string> near_kernel_names(const std::filesystem::path& root, const std::string& name) {
+  const std::string key = near_key(name);
+  std::vector<std::string> names;
+  for (const auto& p : files_under(root, [&](const std::string& file) { return file != name && near_key(file) == key; }))
+    names.push_back(std::filesystem::relative(p, root).string());
+  return names;
+}
+
+std::string missing_kernel_message(const std::filesystem::path& root, const std::string& name) {
+  std::string near;
+  for (const std::string& n : near_kernel_names(root, name)) near += (near.empty() ? "" : ", ") + n;
+  return near.empty() ? "no file named " + name + " in the submission" : "found " + near + "; expected " + name;
 }
 
 std::vector<std::string> screen_kernel_source(const std::string& bytes, const std::string& shown_as,

@@ -19,8 +19,21 @@ struct FoundKernel {
 };
 
 // The file called `name` anywhere under `root` (links are not followed): the shallowest one,
-// then the first in path order. nullopt when there is none.
+// then the first in path order. nullopt when there is none. `others` lists the further files called
+// `name`, then those near_kernel_names finds (ArrayMultReduce (1).cl beside ArrayMultReduce.cl).
 std::optional<FoundKernel> find_kernel(const std::filesystem::path& root, const std::string& name);
+
+// The files under `root` named `name` up to case, spaces, a copy suffix before the extension
+// (" (1)", "(2)", "-1", " copy") and a ".txt" after it: for ArrayMultReduce.cl, arraymultreduce.cl,
+// "ArrayMultReduce (1).cl", "Array Mult Reduce.cl", ArrayMultReduce-2.cl, ArrayMultReduce.cl.txt.
+// A file called exactly `name` is not one. Paths relative to `root`, the shallowest first, then in
+// path order; links are not followed.
+std::vector<std::string> near_kernel_names(const std::filesystem::path& root, const std::string& name);
+
+// What a submission with no file called `name` is told: "found arraymultreduce.cl; expected
+// ArrayMultReduce.cl" (every near name, comma-separated) when near_kernel_names finds some, else
+// "no file named ArrayMultReduce.cl in the submission".
+std::string missing_kernel_message(const std::filesystem::path& root, const std::string& name);
 
 // Problems that stop a kernel file from being built, each naming the line or byte at fault: over
 // kMaxKernelBytes, UTF-16 or UTF-32 (kit::encoding_problem), a NUL byte (binary file), invalid UTF-8,
