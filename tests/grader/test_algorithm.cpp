@@ -4,6 +4,7 @@
 
 #include "oclgrind/algorithm.hpp"
 #include "judge/grade.hpp"
+#include "judge/points_policy.hpp"
 #include "kit/paths.hpp"
 #include "support.hpp"
 

@@ -1,6 +1,8 @@
 #include "isolation/devices.hpp"
 
 #include <algorithm>
+#include <map>
+#include <mutex>
 #include <sstream>
 
 #include "kit/errors.hpp"
@@ -26,6 +28,26 @@ std::vector<kit::DeviceOptions> parse_devices(const std::string& list) {
 std::string short_device_name(const std::string& summary) {
   const std::size_t on = summary.find(" on ");
   return on == std::string::npos ? summary : summary.substr(0, on);
+}
+
+bool is_cpu_device(const kit::DeviceOptions& d) {
+  static std::mutex lock;
+  static std::map<std::pair<std::string, std::string>, bool> known;
+  std::lock_guard<std::mutex> hold(lock);
+  const auto key = std::make_pair(d.platform, d.device);
+  if (!known.count(key)) {
+    const std::vector<kit::PlatformNames> machine = kit::describe_machine();
+    const kit::Choice c = kit::choose_device(machine, d);
+    known[key] = machine[c.platform].is_cpu[c.device];
+  }
+  return known[key];
+}
+
+std::vector<std::string> device_args(const kit::DeviceOptions& device) {
+  std::vector<std::string> args;
+  if (!device.platform.empty()) args.insert(args.end(), {"--platform", device.platform});
+  if (!device.device.empty()) args.insert(args.end(), {"--device", device.device});
+  return args;
 }
 
 namespace {

@@ -89,29 +89,24 @@ double grade_control(const LabSpec& spec, const LabReference& reference, const s
                    format_points(r.max_points()) + " points: the spec or the references of " + spec.lab + " are broken" + why);
 }
 
-// Makes, grades and counts the mutants of one lab; prints its summary and survivors.
-LabSummary mutate_lab(const MutantsOptions& o, LabSpec spec, std::ostream& out) {
-  const auto start = std::chrono::steady_clock::now();
-  if (!o.grading.safety()) spec.algorithm.reset();  // the algorithm is measured in the Oclgrind run, skipped too
-  LabSummary s{spec.lab};
-  const fs::path dir = fresh_dir(o.out / ("mutants-" + spec.lab));
-  const std::string source = read_file(o.solutions / spec.lab / spec.kernel_file);
-  const LabReference reference = load_reference(o.references, spec);
-  out << "\n== " << spec.lab << ": grading the solution as a control\n" << std::flush;
-  s.full = s.control = grade_control(spec, reference, source, dir / "control", o);
+// A mutant to grade: its folder's name and the mutant.
+using Picked = std::vector<std::pair<std::string, const Mutant*>>;
 
-  const std::vector<Mutant> all = make_mutants(source);
-  s.generated = all.size();
-  std::vector<std::pair<std::string, const Mutant*>> picked;  // folder name, mutant
+// Up to o.max_per_lab of `all`, spread evenly, each written into its folder under DIR/mutants/.
+Picked write_mutants(const MutantsOptions& o, const LabSpec& spec, const std::vector<Mutant>& all, const fs::path& dir) {
+  Picked picked;
   for (const std::size_t i : pick_evenly(all.size(), o.max_per_lab)) {
     char id[16];
     std::snprintf(id, sizeof id, "m%04zu", i + 1);
     picked.push_back({std::string(id) + "-" + all[i].op + "-L" + std::to_string(all[i].line), &all[i]});
     write_file_atomically(dir / "mutants" / picked.back().first / spec.kernel_file, all[i].source);
   }
-  s.made = picked.size();
-  out << "== " << spec.lab << ": " << s.made << " of " << s.generated << " mutants, graded like students\n" << std::flush;
-  fs::create_directories(dir / "mutants");
+  return picked;
+}
+
+// Grades the mutants like students; returns the report that decides each, by its folder's name.
+std::map<std::string, fs::path> grade_mutants(const MutantsOptions& o, const LabSpec& spec, const Picked& picked,
+                                              const fs::path& dir, double full, std::ostream& out) {
   // With the safety checks, the cases come first, without Oclgrind, each mutant up to its first
   // case that loses points: such a mutant loses them in the full grading too (same cases, same
   // references), so it is killed, and only the others are graded again with the whole spec. Same
@@ -124,7 +119,7 @@ LabSummary mutate_lab(const MutantsOptions& o, LabSpec spec, std::ostream& out) 
     grade_class(mutant_batch(o, dir / "mutants", dir / "screened", cases_only, Screening::StopAtFirstLoss), out);
     for (const auto& [name, m] : picked) {
       const fs::path report = dir / "screened" / name / "report.json";
-      const std::string status = classify(lab_result_from_json(json::parse(read_file(report)).at("labs").at(0)), s.full);
+      const std::string status = classify(lab_result_from_json(json::parse(read_file(report)).at("labs").at(0)), full);
       if (status == "killed" || status == "not-compiled") report_of[name] = report;
       else full_grading.push_back(name);
     }
@@ -140,7 +135,13 @@ LabSummary mutate_lab(const MutantsOptions& o, LabSpec spec, std::ostream& out) 
   }
   for (const auto& [name, m] : picked)
     if (!report_of.count(name)) report_of[name] = dir / "graded" / name / "report.json";
+  return report_of;
+}
 
+// Counts each mutant's verdict into `s` and records it in s.mutants; a survivor listed in the
+// lab's equivalent list counts as equivalent. Returns the warnings about that list.
+std::vector<std::string> count_mutants(const MutantsOptions& o, const LabSpec& spec, const Picked& picked,
+                                       const std::map<std::string, fs::path>& report_of, LabSummary& s) {
   const fs::path list = o.equivalents / (spec.lab + ".equivalent.json");
   const std::vector<KnownEquivalent> known = load_equivalents(list);
   std::vector<bool> used(known.size(), false);
@@ -171,9 +172,12 @@ LabSummary mutate_lab(const MutantsOptions& o, LabSpec spec, std::ostream& out) 
       if (!used[k])
         warnings.push_back(list.string() + ": no mutant matches entry " + std::to_string(k + 1) + " (" + known[k].op + ", line " +
                            std::to_string(known[k].line) + "): the solution changed; update the list");
-  s.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  return warnings;
+}
 
-  out << "\n" << spec.lab << ": " << s.made << " mutants made (of " << s.generated << "), " << s.not_compiled << " not compiled, "
+// One lab's summary, the warnings about its equivalent list, and its survivors.
+void print_summary(const LabSummary& s, const std::vector<std::string>& warnings, std::ostream& out) {
+  out << "\n" << s.lab << ": " << s.made << " mutants made (of " << s.generated << "), " << s.not_compiled << " not compiled, "
       << s.killed << " killed, " << s.survived << " survived, " << s.equivalent << " equivalent (listed), " << s.errors
       << " grader errors\n";
   out << "  control: the solution scored " << format_points(s.control) << "/" << format_points(s.full) << "\n";
@@ -186,6 +190,29 @@ LabSummary mutate_lab(const MutantsOptions& o, LabSpec spec, std::ostream& out) 
           << "    before: " << m["before"].get<std::string>() << "\n"
           << "    after:  " << m["after"].get<std::string>() << "\n";
   out << std::flush;
+}
+
+// Makes, grades and counts the mutants of one lab; prints its summary and survivors.
+LabSummary mutate_lab(const MutantsOptions& o, LabSpec spec, std::ostream& out) {
+  const auto start = std::chrono::steady_clock::now();
+  if (!o.grading.safety()) spec.algorithm.reset();  // the algorithm is measured in the Oclgrind run, skipped too
+  LabSummary s{spec.lab};
+  const fs::path dir = fresh_dir(o.out / ("mutants-" + spec.lab));
+  const std::string source = read_file(o.solutions / spec.lab / spec.kernel_file);
+  const LabReference reference = load_reference(o.references, spec);
+  out << "\n== " << spec.lab << ": grading the solution as a control\n" << std::flush;
+  s.full = s.control = grade_control(spec, reference, source, dir / "control", o);
+
+  const std::vector<Mutant> all = make_mutants(source);
+  s.generated = all.size();
+  const Picked picked = write_mutants(o, spec, all, dir);
+  s.made = picked.size();
+  out << "== " << spec.lab << ": " << s.made << " of " << s.generated << " mutants, graded like students\n" << std::flush;
+  fs::create_directories(dir / "mutants");
+  const std::map<std::string, fs::path> report_of = grade_mutants(o, spec, picked, dir, s.full, out);
+  const std::vector<std::string> warnings = count_mutants(o, spec, picked, report_of, s);
+  s.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  print_summary(s, warnings, out);
   return s;
 }
 
