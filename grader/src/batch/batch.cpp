@@ -69,13 +69,13 @@ void apply_late_penalty(const LabSpec& spec, std::filesystem::file_time_type han
   char text[200];
   std::snprintf(text, sizeof text, "handed in %.1f hours after the deadline (%d day(s) late): %.0f%% of the %s points earned",
                 hours, days, fraction * 100, format_points(r.points()).c_str());
-  r.cases.push_back({"late penalty", true, -penalty, 0, "late", text, "", 0, "late"});
+  r.cases.push_back({"late penalty", true, -penalty, 0, CaseStatus::Late, text, "", 0, CaseKind::Late});
 }
 
 bool needs_retry(const LabResult& r) {
-  if (r.status == "error") return true;
+  if (r.status == LabStatus::Error) return true;
   for (const CaseResult& c : r.cases)
-    if (c.status == "error") return true;  // e.g. Oclgrind failed or was missing: no verdict on the student
+    if (c.status == CaseStatus::Error) return true;  // e.g. Oclgrind failed or was missing: no verdict on the student
   return false;
 }
 
@@ -182,9 +182,9 @@ std::size_t grade_class(const BatchOptions& options, std::ostream& progress) {
         LabResult r;
         try {
           r = refused.empty() ? grade_lab(spec, references[l], root, s.name, settings)
-                              : not_graded(spec, settings, s.name, "rejected", refused);
+                              : not_graded(spec, settings, s.name, LabStatus::Rejected, refused);
         } catch (const std::exception& e) {  // the grader's own trouble, not the student's: retried next run
-          r = not_graded(spec, settings, s.name, "error", std::string("the grader failed here: ") + e.what());
+          r = not_graded(spec, settings, s.name, LabStatus::Error, std::string("the grader failed here: ") + e.what());
         }
         if (!s.earlier.empty()) {
           std::string all;
@@ -211,7 +211,7 @@ std::size_t grade_class(const BatchOptions& options, std::ostream& progress) {
         }
         progress << "[" << ++finished << "/" << total_items << "] " << s.name << "  " << spec.lab << "  "
                  << format_points(r.points()) << "/" << format_points(r.max_points())
-                 << (r.status == "graded" ? "" : "  (" + r.status + ")") << "\n" << std::flush;
+                 << (r.status == LabStatus::Graded ? "" : "  (" + word(r.status) + ")") << "\n" << std::flush;
       }
       std::filesystem::remove_all(work / s.name);
       if (bytes_under(pocl_cache) > (std::uintmax_t(kPoclCacheMiB) << 20)) {

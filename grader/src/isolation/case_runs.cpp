@@ -30,8 +30,8 @@ json read_result(const std::filesystem::path& file) {
 // A result the child wrote about its own failure (an OpenCL call or a build that failed), not the
 // kernel's outputs or a device limit.
 bool reported_failure(const json& result) {
-  const std::string status = result.value("status", "");
-  return status != "ok" && status != "not-run-here";
+  const std::optional<StepStatus> status = step_status(result);
+  return status != StepStatus::Ok && status != StepStatus::NotRunHere;
 }
 
 int case_threads(const CaseSpec& c, int fallback) {
@@ -54,7 +54,7 @@ CaseRuns one_child_each(const LabSpec& spec, const GradeSettings& s, const std::
   ++out.children;
   out.build = step_result(built, limits);
   out.build_seconds = built.outcome.seconds;
-  if (out.build.value("status", "") != "built") return out;
+  if (step_status(out.build) != StepStatus::Built) return out;
   for (std::size_t i = 0; i < indices.size(); ++i) {
     const CaseSpec& c = spec.cases[indices[i]];
     limits.seconds = c.time_limit_s;
@@ -64,7 +64,7 @@ CaseRuns one_child_each(const LabSpec& spec, const GradeSettings& s, const std::
     ++out.children;
     out.results[i] = step_result(run, limits);
     out.seconds[i] = run.outcome.seconds;
-    if (judge(indices[i], out.results[i]) == CaseVerdict::Stop) break;
+    if (judge(indices[i], out.results[i]) == AfterCase::Stop) break;
   }
   return out;
 }
@@ -87,7 +87,7 @@ class CaseRunner {
   SandboxLimits limits_for(const std::vector<std::size_t>& mine) const;
   std::size_t launch(const std::vector<std::size_t>& mine, bool& built);
   void judge(std::size_t pos) {
-    if (judge_(indices_[pos], out_.results[pos]) == CaseVerdict::Stop) stop_ = true;
+    if (judge_(indices_[pos], out_.results[pos]) == AfterCase::Stop) stop_ = true;
   }
 
   const LabSpec& spec_;
@@ -177,7 +177,7 @@ std::size_t CaseRunner::launch(const std::vector<std::size_t>& mine, bool& built
     return 0;
   }
   out_.build = read_result(dir / "built.json");
-  if (out_.build.value("status", "") != "built") built = false;
+  if (step_status(out_.build) != StepStatus::Built) built = false;
   if (!built || stop_ || child.abandoned || child.done == mine.size()) return child.done;
   // The child ended in the case at mine[done]: a time-out, a crash, out of memory.
   const std::size_t pos = mine[child.done];
@@ -186,7 +186,7 @@ std::size_t CaseRunner::launch(const std::vector<std::size_t>& mine, bool& built
   out_.seconds[pos] = seconds_between(child.phase_start, Clock::now());
   // A crash or running out of memory after other cases ran in this child may be their doing
   // (a heap they damaged, memory they held): the case is run again alone, and that run counts.
-  if (child.done > 0 && out_.results[pos].value("end", "") != "timeout") confirm_.push_back(pos);
+  if (child.done > 0 && step_end(out_.results[pos]) != CaseStatus::Timeout) confirm_.push_back(pos);
   else judge(pos);
   return child.done + 1;
 }
@@ -236,12 +236,17 @@ json step_result(const ChildRun& run, const SandboxLimits& limits) {
   if (o.end == ChildOutcome::End::Exited && o.exit_code == 0 && run.result.contains("status")) return run.result;
   const std::string reason = o.reason(limits);
   const std::string tail = o.output.size() > 600 ? o.output.substr(o.output.size() - 600) : o.output;
-  return {{"status", "sandbox"},
-          {"end", o.end == ChildOutcome::End::TimedOut             ? "timeout"
-                  : reason.rfind("ran out of memory", 0) == 0 ? "out-of-memory"
-                                                                : "crashed"},
+  return {{"status", StepStatus::Sandbox},
+          {"end", o.end == ChildOutcome::End::TimedOut        ? CaseStatus::Timeout
+                  : reason.rfind("ran out of memory", 0) == 0 ? CaseStatus::OutOfMemory
+                                                              : CaseStatus::Crashed},
           {"reason", reason},
           {"output", tail}};
+}
+
+std::optional<CaseStatus> step_end(const json& result) {
+  if (!result.is_object() || !result.contains("end")) return std::nullopt;
+  return result.at("end").get<CaseStatus>();
 }
 
 CaseRuns run_cases(const LabSpec& spec, const GradeSettings& s, const std::filesystem::path& kernel,

@@ -52,7 +52,7 @@ std::vector<std::string> device_args(const kit::DeviceOptions& device) {
 
 namespace {
 
-bool ran(const CaseResult& c) { return !(c.status == "not-run" && c.max_points == 0); }
+bool ran(const CaseResult& c) { return !not_run_on_device(c); }
 
 // The case as graded on several devices.
 CaseResult combine_case(const std::vector<const CaseResult*>& on, const std::vector<std::string>& names) {
@@ -74,9 +74,9 @@ CaseResult combine_case(const std::vector<const CaseResult*>& on, const std::vec
   std::string message, right, wrong, hint;
   for (std::size_t d = 0; d < on.size(); ++d) {
     const CaseResult& x = *on[d];
-    message += (message.empty() ? "" : "; ") + std::string("on ") + names[d] + ": " + x.status + (x.message.empty() ? "" : ", " + x.message);
+    message += (message.empty() ? "" : "; ") + std::string("on ") + names[d] + ": " + word(x.status) + (x.message.empty() ? "" : ", " + x.message);
     if (!ran(x)) continue;
-    if (x.status == "passed") right += (right.empty() ? "" : " and ") + names[d];
+    if (x.status == CaseStatus::Passed) right += (right.empty() ? "" : " and ") + names[d];
     else {
       wrong += (wrong.empty() ? "" : " and ") + names[d];
       if (hint.empty()) hint = x.hint, c.status = x.status;
@@ -99,7 +99,7 @@ LabResult combine_devices(const std::vector<LabResult>& per_device) {
   std::vector<std::string> names;
   for (const LabResult& r : per_device) names.push_back(short_device_name(r.device));
   for (std::size_t d = 0; d < per_device.size(); ++d)
-    if (per_device[d].status != "graded") {  // not built on one device: nothing runs there
+    if (per_device[d].status != LabStatus::Graded) {  // not built on one device: nothing runs there
       LabResult r = per_device[d];
       r.message = "on " + (names[d].empty() ? "device " + std::to_string(d + 1) : names[d]) + ": " + r.message;
       return r;

@@ -24,26 +24,27 @@
 
 namespace grader {
 
-LabResult not_graded(const LabSpec& spec, const GradeSettings& s, const std::string& student, const std::string& status,
+LabResult not_graded(const LabSpec& spec, const GradeSettings& s, const std::string& student, LabStatus status,
                      const std::string& message) {
   LabResult r;
   r.student = student;
   r.lab = spec.lab;
   r.status = status;
   r.message = message;
-  const std::string why = "not run: " + std::string(status == "missing"    ? "the kernel file was not found"
-                                                    : status == "rejected" ? "the submission was rejected"
-                                                    : status == "error"    ? "the grader failed (it is retried on the next run)"
-                                                                           : "the kernel file was not built");
+  const std::string why = "not run: " + std::string(status == LabStatus::Missing    ? "the kernel file was not found"
+                                                    : status == LabStatus::Rejected ? "the submission was rejected"
+                                                    : status == LabStatus::Error    ? "the grader failed (it is retried on the next run)"
+                                                                                    : "the kernel file was not built");
+  const CaseStatus not_run = CaseStatus::NotRun;
   for (const CaseSpec& c : spec.cases)
-    if (c.visible || !s.grading.visible_only) r.cases.push_back({c.name, c.visible, 0, c.points, "not-run", why, "", 0});
+    if (c.visible || !s.grading.visible_only) r.cases.push_back({c.name, c.visible, 0, c.points, not_run, why, "", 0});
   if (spec.speed && (spec.speed->visible || !s.grading.visible_only))
-    r.cases.push_back({kSpeedCase, spec.speed->visible, 0, spec.speed->points, "not-run", why, "", 0, "speed"});
+    r.cases.push_back({kSpeedCase, spec.speed->visible, 0, spec.speed->points, not_run, why, "", 0, CaseKind::Speed});
   if (spec.safety && s.grading.safety() && (spec.safety->visible || !s.grading.visible_only))
     for (const auto& [kind, points] : spec.safety->checks)
-      r.cases.push_back({safety_name(kind), spec.safety->visible, 0, points, "not-run", why, "", 0, "safety"});
+      r.cases.push_back({safety_name(kind), spec.safety->visible, 0, points, not_run, why, "", 0, CaseKind::Safety});
   if (spec.algorithm && (spec.algorithm->visible || !s.grading.visible_only))
-    for (CaseResult& c : algorithm_not_run(*spec.algorithm, "not-run", why)) r.cases.push_back(c);
+    for (CaseResult& c : algorithm_not_run(*spec.algorithm, not_run, why)) r.cases.push_back(c);
   return r;
 }
 
@@ -57,41 +58,41 @@ double since(Clock::time_point t) { return std::chrono::duration<double>(Clock::
 CaseResult judge_case(const LabSpec& spec, const LabReference& reference, const LabDriver& driver, std::size_t i,
                       const json& got, double seconds, const std::string& source, const std::string& shown_as) {
   const CaseSpec& c = spec.cases[i];
-  CaseResult cr{c.name, c.visible, 0, c.points, "", "", "", seconds};
-  const std::string status = got.value("status", "");
-  if (status == "not-run-here") {  // the device cannot run the case: not the student's fault, not counted
-    cr.status = "not-run";
+  CaseResult cr{c.name, c.visible, 0, c.points, CaseStatus::NotRun, "", "", seconds};
+  const std::optional<StepStatus> status = step_status(got);
+  if (status == StepStatus::NotRunHere) {  // the device cannot run the case: not the student's fault, not counted
+    cr.status = CaseStatus::NotRun;
     cr.max_points = 0;
     cr.message = "not run on this device: " + got.value("reason", "");
-  } else if (status == "ok") {
-    const Comparison cmp = driver.compare(c.params, spec.tolerance, reference.reference(c.name), got.at("outputs"));
-    cr.status = cmp.pass ? "passed" : "wrong";
+  } else if (status == StepStatus::Ok) {
+    const kit::Verdict cmp = driver.compare(c.params, spec.tolerance, reference.reference(c.name), got.at("outputs"));
+    cr.status = cmp.pass ? CaseStatus::Passed : CaseStatus::Wrong;
     cr.message = cmp.message;
     cr.hint = cmp.hint;
     if (cmp.pass) cr.points = c.points;
-  } else if (status == "sandbox") {
-    cr.status = got.value("end", "crashed");
+  } else if (status == StepStatus::Sandbox) {
+    cr.status = step_end(got).value_or(CaseStatus::Crashed);
     cr.message = "the case " + got.value("reason", "failed");
     cr.hint = step_hint(cr.status, source, shown_as);
-  } else if (status == "kernel-failed") {  // a GPU's crash
-    cr.status = "crashed";
+  } else if (status == StepStatus::KernelFailed) {  // a GPU's crash
+    cr.status = CaseStatus::Crashed;
     cr.message = "the kernel failed on the device: " + got.value("message", "");
     cr.hint = step_hint(cr.status, source, shown_as);
   } else {
-    cr.status = "error";
+    cr.status = CaseStatus::Error;
     cr.message = got.value("message", "the case failed");
   }
   return cr;
 }
 
-bool loses_points(const CaseResult& c) { return c.status != "error" && c.points < c.max_points; }
+bool loses_points(const CaseResult& c) { return c.status != CaseStatus::Error && c.points < c.max_points; }
 
 // The speed case: the kernel timed against the stored solution on the graded device. Its points
 // follow the speed, and count only for a right result.
 CaseResult speed_case(const LabSpec& spec, const LabReference& reference, const LabDriver& driver, const GradeSettings& s,
                       const std::filesystem::path& copy, const std::string& shown_as) {
   const SpeedSpec& sp = *spec.speed;
-  CaseResult cr{kSpeedCase, sp.visible, 0, sp.points, "", "", "", 0, "speed"};
+  CaseResult cr{kSpeedCase, sp.visible, 0, sp.points, CaseStatus::NotRun, "", "", 0, CaseKind::Speed};
   SandboxLimits limits{sp.time_limit_s, spec.memory_limit_mb, s.grading.pocl_threads, s.pocl_cache()};
   limits.limit_address_space = s.cpu_device;
   if (s.cpu_device) zero_fresh_memory(limits);
@@ -101,33 +102,34 @@ CaseResult speed_case(const LabSpec& spec, const LabReference& reference, const 
   const ChildRun run = run_child(s, {}, args, limits, s.workdir / "speed");
   cr.seconds = run.outcome.seconds;
   const json got = step_result(run, limits);
-  if (got.value("status", "") == "ok") {
+  const std::optional<StepStatus> status = step_status(got);
+  if (status == StepStatus::Ok) {
     const json& speed = got.at("outputs");
-    const Comparison cmp = driver.compare(sp.params, spec.tolerance, reference.reference(kSpeedCase), speed.at("outputs"));
+    const kit::Verdict cmp = driver.compare(sp.params, spec.tolerance, reference.reference(kSpeedCase), speed.at("outputs"));
     const double ratio = speed.at("ratio").get<double>();
     cr.ratio = ratio;
     char text[200];
     std::snprintf(text, sizeof text, "%.2f of the solution's speed (median of %d alternating runs; full points from %.2f)",
                   ratio, sp.pairs, sp.full_at);
     if (!cmp.pass) {
-      cr.status = "wrong";
+      cr.status = CaseStatus::Wrong;
       cr.message = cmp.message + "; speed counts only for a right result";
       cr.hint = cmp.hint;
     } else {
       const double fraction = std::min(1.0, ratio / sp.full_at);
       cr.points = std::round(sp.points * fraction * 100) / 100;
-      cr.status = fraction >= 1 ? "passed" : "slow";
+      cr.status = fraction >= 1 ? CaseStatus::Passed : CaseStatus::Slow;
       cr.message = text;
       if (fraction < 1) cr.hint = sp.slow_hint;
     }
-  } else if (got.value("status", "") == "sandbox") {
-    cr.status = got.value("end", "crashed");
+  } else if (status == StepStatus::Sandbox) {
+    cr.status = step_end(got).value_or(CaseStatus::Crashed);
     cr.message = "the speed case " + got.value("reason", "failed");
-  } else if (got.value("status", "") == "kernel-failed") {
-    cr.status = "crashed";
+  } else if (status == StepStatus::KernelFailed) {
+    cr.status = CaseStatus::Crashed;
     cr.message = "the kernel failed on the device in the speed case: " + got.value("message", "");
   } else {
-    cr.status = "error";
+    cr.status = CaseStatus::Error;
     cr.message = got.value("message", "the speed case failed");
   }
   return cr;
@@ -146,8 +148,9 @@ LabResult grade_screened(const LabSpec& spec, const LabReference& reference, con
   // `grader mutants`' screening: a mutant that lost a case's points is killed, whatever the rest would show.
   const auto judge = [&](std::size_t i, const json& got) {
     const CaseResult c = judge_case(spec, reference, driver, i, got, 0, source, shown_as);
-    if (c.status == "passed" || c.status == "error" || c.status == "not-run") return CaseVerdict::Passed;  // an error is retried anyway
-    return s.grading.stop_at_first_loss ? CaseVerdict::Stop : CaseVerdict::Lost;
+    if (c.status == CaseStatus::Passed || c.status == CaseStatus::Error || c.status == CaseStatus::NotRun)
+      return AfterCase::GoOn;  // an error is retried anyway
+    return s.grading.stop_at_first_loss ? AfterCase::Stop : AfterCase::GoOn;
   };
   const Clock::time_point cases_start = Clock::now();
   const CaseRuns runs = run_cases(spec, s, copy, shown_as, indices, judge);
@@ -155,28 +158,28 @@ LabResult grade_screened(const LabSpec& spec, const LabReference& reference, con
   phase("cases", since(cases_start) - runs.build_seconds);
   phase("children", runs.children);
   for (std::size_t i = 0; i < runs.results.size(); ++i)  // of the cases: those stopped at their time limit
-    if (runs.results[i].is_object() && runs.results[i].value("end", "") == "timeout") phase("time-outs", runs.seconds[i]);
-  const std::string build_status = runs.build.value("status", "");
-  const auto unbuilt = [&](const std::string& status, const std::string& message) {
+    if (step_end(runs.results[i]) == CaseStatus::Timeout) phase("time-outs", runs.seconds[i]);
+  const std::optional<StepStatus> built = step_status(runs.build);
+  const auto unbuilt = [&](LabStatus status, const std::string& message) {
     LabResult u = not_graded(spec, s, r.student, status, message);
     u.kernel = r.kernel;
     u.notes = r.notes;
     u.device = runs.build.value("device", "");
     return u;
   };
-  if (build_status == "error")  // the child could not open the device: the grader's trouble, retried next run
-    return unbuilt("error", "the grader could not run " + shown_as + " on its device: " + runs.build.value("message", ""));
-  if (build_status == "build_error") return unbuilt("build-error", runs.build.value("log", ""));
-  if (build_status == "rejected") return unbuilt("rejected", runs.build.value("message", ""));
-  if (build_status != "built")
-    return unbuilt("build-error", "building " + shown_as + " " + runs.build.value("reason", runs.build.value("message", "failed")));
+  if (built == StepStatus::Error)  // the child could not open the device: the grader's trouble, retried next run
+    return unbuilt(LabStatus::Error, "the grader could not run " + shown_as + " on its device: " + runs.build.value("message", ""));
+  if (built == StepStatus::BuildError) return unbuilt(LabStatus::BuildError, runs.build.value("log", ""));
+  if (built == StepStatus::Rejected) return unbuilt(LabStatus::Rejected, runs.build.value("message", ""));
+  if (built != StepStatus::Built)
+    return unbuilt(LabStatus::BuildError, "building " + shown_as + " " + runs.build.value("reason", runs.build.value("message", "failed")));
 
-  r.status = "graded";
+  r.status = LabStatus::Graded;
   r.device = runs.build.value("device", "");
   for (std::size_t pos = 0; pos < indices.size(); ++pos) {
     const CaseSpec& c = spec.cases[indices[pos]];
     if (runs.results[pos].is_null()) {
-      r.cases.push_back({c.name, c.visible, 0, c.points, "not-run", "not run: screening stops at the first case that loses points", "", 0});
+      r.cases.push_back({c.name, c.visible, 0, c.points, CaseStatus::NotRun, "not run: screening stops at the first case that loses points", "", 0});
       continue;
     }
     r.cases.push_back(judge_case(spec, reference, driver, indices[pos], runs.results[pos], runs.seconds[pos], source, shown_as));
@@ -205,7 +208,7 @@ LabResult grade_lab(const LabSpec& spec, const LabReference& reference, const st
   GradeSettings s = settings;
   s.workdir = std::filesystem::absolute(s.workdir);  // children run inside their own folder
   const LabDriver& driver = lab_driver(spec.lab);
-  const auto unbuilt = [&](const LabResult& found_so_far, const std::string& status, const std::string& message) {
+  const auto unbuilt = [&](const LabResult& found_so_far, LabStatus status, const std::string& message) {
     LabResult r = not_graded(spec, s, student, status, message);
     r.kernel = found_so_far.kernel;
     r.notes = found_so_far.notes;
@@ -215,13 +218,13 @@ LabResult grade_lab(const LabSpec& spec, const LabReference& reference, const st
   r.student = student;
   r.lab = spec.lab;
   const auto found = find_kernel(submission, spec.kernel_file);
-  if (!found) return unbuilt(r, "missing", "no file named " + spec.kernel_file + " in the submission");
+  if (!found) return unbuilt(r, LabStatus::Missing, "no file named " + spec.kernel_file + " in the submission");
   r.kernel = found->relative;
   for (const std::string& other : found->others) r.notes.push_back("also found " + other + " (not graded; " + found->relative + " was)");
 
   // Screen, then work on a private copy: nothing is ever written into the submission.
   if (std::filesystem::file_size(found->path) > 4 * kMaxKernelBytes)
-    return unbuilt(r, "rejected",
+    return unbuilt(r, LabStatus::Rejected,
                    found->relative + ": " + std::to_string(std::filesystem::file_size(found->path)) +
                        " bytes, above the limit of " + std::to_string(kMaxKernelBytes) + " bytes for a kernel file");
   const std::string source = read_file(found->path);
@@ -229,7 +232,7 @@ LabResult grade_lab(const LabSpec& spec, const LabReference& reference, const st
   if (!problems.empty()) {
     std::string all;
     for (const std::string& p : problems) all += (all.empty() ? "" : "\n") + p;
-    return unbuilt(r, "rejected", all);
+    return unbuilt(r, LabStatus::Rejected, all);
   }
   if (s.phases) (*s.phases)["screening"] += since(start);
 
@@ -258,7 +261,7 @@ LabResult grade_lab(const LabSpec& spec, const LabReference& reference, const st
       per_device.push_back(grade_screened(spec, reference, on, r, copy, source, found->relative));
     }
     LabResult graded = combine_devices(per_device);
-    if (graded.status == "graded") apply_points_policy(spec, graded);
+    if (graded.status == LabStatus::Graded) apply_points_policy(spec, graded);
     if (s.graded) {
       if (needs_retry(graded)) s.graded->abandon(key);  // a grader error is not a result to share
       else s.graded->publish(key, graded);

@@ -38,8 +38,8 @@ struct GradeSettings {
 
 // A result with every case (and safety check) "not-run" and 0 points: for a submission whose
 // kernel is missing, rejected or not built.
-LabResult not_graded(const LabSpec& spec, const GradeSettings& settings, const std::string& student,
-                     const std::string& status, const std::string& message);
+LabResult not_graded(const LabSpec& spec, const GradeSettings& settings, const std::string& student, LabStatus status,
+                     const std::string& message);
 
 // Finds and screens the kernel file and grades it on each of grading.devices (else `device`), the
 // Oclgrind checks with the first; one result, combined across the devices.

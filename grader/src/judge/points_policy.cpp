@@ -15,7 +15,7 @@ void apply_points_policy(const LabSpec& spec, LabResult& r) {
   const auto correctness = [&](const json& unit) {
     std::pair<double, double> sum{0, 0};
     for (const CaseResult& c : r.cases) {
-      if (c.kind != "case") continue;
+      if (c.kind != CaseKind::Case) continue;
       const auto spec_case = std::find_if(spec.cases.begin(), spec.cases.end(), [&](const CaseSpec& k) { return k.name == c.name; });
       bool in_unit = spec_case != spec.cases.end();
       for (const auto& [key, value] : unit.items())
@@ -25,9 +25,9 @@ void apply_points_policy(const LabSpec& spec, LabResult& r) {
     return sum;
   };
   for (CaseResult& c : r.cases) {
-    if (c.kind == "case" || c.points <= 0) continue;
+    if (c.kind == CaseKind::Case || c.points <= 0) continue;
     json unit = json::object();
-    if (c.kind == "algorithm" && spec.algorithm)
+    if (c.kind == CaseKind::Algorithm && spec.algorithm)
       for (const AlgorithmCheck& k : spec.algorithm->checks)
         if (algorithm_name(k) == c.name) unit = k.unit;
     const auto [earned, possible] = correctness(unit);

@@ -89,7 +89,7 @@ OclgrindRuns run_all(const OclgrindRun& o) {
     if (std::filesystem::exists(work_log)) out.work_spans += read_file(work_log);
     if (out.reports.size() > (16u << 20)) out.reports.resize(16u << 20);  // thousands of reports: enough to judge
     const bool clean = out.run.outcome.end == ChildOutcome::End::Exited && out.run.outcome.exit_code == 0 &&
-                       out.run.result.value("status", "") == "ok";
+                       step_status(out.run.result) == StepStatus::Ok;
     if (!clean && !decisive) decisive = out.run;
   }
   if (decisive) out.run = *decisive;
@@ -119,15 +119,15 @@ std::vector<CaseResult> measured_algorithm(const AlgorithmSpec& algorithm, const
   const bool finished = run.result.contains("status");
   std::vector<CaseResult> measured;
   if (!finished)
-    measured = algorithm_not_run(algorithm, "error", "the run under Oclgrind did not finish (" + run.outcome.reason(limits) +
+    measured = algorithm_not_run(algorithm, CaseStatus::Error, "the run under Oclgrind did not finish (" + run.outcome.reason(limits) +
                                                          "), so the algorithm could not be measured");
   else try {
     measured = algorithm_results(algorithm, parse_work_span(runs.work_spans));
   } catch (const kit::Error& e) {
-    measured = algorithm_not_run(algorithm, "error", std::string("the plugin's measurements could not be read: ") + e.what());
+    measured = algorithm_not_run(algorithm, CaseStatus::Error, std::string("the plugin's measurements could not be read: ") + e.what());
   }
-  if (finished && run.result["status"] != "ok")
-    measured = algorithm_not_run(algorithm, "error", "the run under Oclgrind failed: " + run.result.value("message", "unknown error"));
+  if (finished && step_status(run.result) != StepStatus::Ok)
+    measured = algorithm_not_run(algorithm, CaseStatus::Error, "the run under Oclgrind failed: " + run.result.value("message", "unknown error"));
   for (CaseResult& m : measured) m.seconds = runs.seconds;
   return measured;
 }
@@ -144,12 +144,12 @@ void judge_safety(CaseResult& c, const SafetySpec& safety, const std::vector<Ocl
   for (const OclgrindFinding& f : findings)
     if (f.kind == kind || (kind == "invalid-access" && f.kind == "other")) lines.push_back(describe(f, source, shown_as));
   if (lines.empty()) {
-    c.status = "passed";
+    c.status = CaseStatus::Passed;
     c.points = c.max_points;
     if (allowed) c.message += (c.message.empty() ? "" : "; ") + std::to_string(allowed) + " known false alarm(s) allowed by the spec";
     return;
   }
-  c.status = "unsafe";
+  c.status = CaseStatus::Unsafe;
   c.message.clear();
   for (std::size_t i = 0; i < lines.size() && i < 5; ++i) c.message += (i ? "\n" : "") + lines[i];
   if (lines.size() > 5) c.message += "\n... and " + std::to_string(lines.size() - 5) + " more";
@@ -181,21 +181,22 @@ std::vector<CaseResult> oclgrind_cases(const LabSpec& spec, bool with_safety, bo
   std::vector<CaseResult> results;
   if (with_safety)
     for (const auto& [kind, points] : safety.checks)
-      results.push_back({safety_name(kind), safety.visible, 0, points, "", "", "", 0, "safety"});
+      results.push_back({safety_name(kind), safety.visible, 0, points, CaseStatus::NotRun, "", "", 0, CaseKind::Safety});
   if (with_algorithm)
-    for (CaseResult& c : algorithm_not_run(*spec.algorithm, "", "")) results.push_back(c);
-  const auto all = [&](const std::string& status, const std::string& message) {
+    for (CaseResult& c : algorithm_not_run(*spec.algorithm, CaseStatus::NotRun, "")) results.push_back(c);
+  // Every line above gets its status below: this one for all, or each its verdict.
+  const auto all = [&](CaseStatus status, const std::string& message) {
     for (CaseResult& c : results) c.status = status, c.message = message;
     return results;
   };
   OclgrindRun o{spec, s, with_safety, with_algorithm, copy, shown_as, find_oclgrind(), {},
                 SandboxLimits{safety.time_limit_s, safety.memory_limit_mb, 1, s.pocl_cache(), 4 << 20}};
-  if (o.oclgrind.empty()) return all("error", "the safety and algorithm checks need Oclgrind: apt-get install oclgrind");
+  if (o.oclgrind.empty()) return all(CaseStatus::Error, "the safety and algorithm checks need Oclgrind: apt-get install oclgrind");
   zero_fresh_memory(o.limits);  // Oclgrind's buffers: a value read before it was written is the same in every run
   if (with_algorithm) {
     o.plugin = find_work_span_plugin(s);
     if (!std::filesystem::exists(o.plugin))
-      return all("error", "the algorithm checks need the kit's Oclgrind plugin " + o.plugin.string() + ": build the kit");
+      return all(CaseStatus::Error, "the algorithm checks need the kit's Oclgrind plugin " + o.plugin.string() + ": build the kit");
   }
   // The runs in turn, each under its own time limit. Their reports and measurements add up; the
   // first run that does not finish cleanly (else the last) is the one the results below speak of.
@@ -204,7 +205,7 @@ std::vector<CaseResult> oclgrind_cases(const LabSpec& spec, bool with_safety, bo
   const SandboxLimits& limits = o.limits;
   for (CaseResult& c : results) c.seconds = runs.seconds;
   if (runs.timed_out)
-    return all("timeout", "the run under Oclgrind" + runs.which + " " + run.outcome.reason(limits) +
+    return all(CaseStatus::Timeout, "the run under Oclgrind" + runs.which + " " + run.outcome.reason(limits) +
                               "; memory safety and the algorithm could not be shown");
 
   std::size_t allowed = 0;
@@ -212,13 +213,13 @@ std::vector<CaseResult> oclgrind_cases(const LabSpec& spec, bool with_safety, bo
   const bool finished = run.result.contains("status");
   if (!finished && findings.empty() && run.outcome.reason(limits).rfind("ran out of memory", 0) == 0)
     // Oclgrind keeps state for every access it checks: an endless loop exhausts memory first.
-    return all("out-of-memory", "the run under Oclgrind " + run.outcome.reason(limits) +
+    return all(CaseStatus::OutOfMemory, "the run under Oclgrind " + run.outcome.reason(limits) +
                                     ": the kernel did far more work than this small case needs (an endless loop?)");
   if (!finished && findings.empty())
-    return all("error", "Oclgrind itself failed before the run finished (" + run.outcome.reason(limits) +
+    return all(CaseStatus::Error, "Oclgrind itself failed before the run finished (" + run.outcome.reason(limits) +
                             "); this is not a finding against the kernel, and the check should be run again");
-  if (finished && run.result["status"] != "ok" && findings.empty())
-    return all("error", "the run under Oclgrind failed: " + run.result.value("message", "unknown error"));
+  if (finished && step_status(run.result) != StepStatus::Ok && findings.empty())
+    return all(CaseStatus::Error, "the run under Oclgrind failed: " + run.result.value("message", "unknown error"));
   // Oclgrind can abort while it shuts down, after the run has finished and written its result:
   // that is Oclgrind's own fault, told apart from the kernel's by the finished result file.
   const bool clean_end = run.outcome.end == ChildOutcome::End::Exited && run.outcome.exit_code == 0;
@@ -230,7 +231,7 @@ std::vector<CaseResult> oclgrind_cases(const LabSpec& spec, bool with_safety, bo
     std::copy(measured.begin(), measured.end(), results.end() - long(measured.size()));
   }
   for (CaseResult& c : results)
-    if (c.kind == "safety") judge_safety(c, safety, findings, allowed, note, source, shown_as);
+    if (c.kind == CaseKind::Safety) judge_safety(c, safety, findings, allowed, note, source, shown_as);
   return results;
 }
 

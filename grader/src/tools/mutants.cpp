@@ -9,6 +9,7 @@
 
 #include "batch/batch.hpp"
 #include "core/files.hpp"
+#include "core/words.hpp"
 #include "judge/grade.hpp"
 #include "kit/errors.hpp"
 #include "tools/mutate.hpp"
@@ -47,15 +48,32 @@ fs::path fresh_dir(const fs::path& dir) {
   return dir;
 }
 
-// How a graded mutant counts: not-compiled, survived (full points), killed (lost a point in a check
-// the grader finished), or error (lost points only where the grader itself failed).
-std::string classify(const LabResult& r, double full) {
-  if (r.status == "build-error" || r.status == "rejected") return "not-compiled";
-  if (r.status != "graded") return "error";
-  if (r.points() + 1e-9 >= full) return "survived";
+// How a graded mutant counts: its "status" in mutants.json, one word each.
+enum class MutantVerdict {
+  NotCompiled,  // "not-compiled": not built, or rejected; not counted in the score
+  Killed,       // "killed": lost a point in a check the grader finished; counted, caught
+  Survived,     // "survived": full points; counted, not caught
+  Equivalent,   // "equivalent": survived, and listed as equivalent to the solution with the reason; not counted
+  Error,        // "error": lost points only where the grader itself failed; not counted
+};
+
+constexpr Word<MutantVerdict> kMutantVerdictWords[] = {{MutantVerdict::NotCompiled, "not-compiled"},
+                                                       {MutantVerdict::Killed, "killed"},
+                                                       {MutantVerdict::Survived, "survived"},
+                                                       {MutantVerdict::Equivalent, "equivalent"},
+                                                       {MutantVerdict::Error, "error"}};
+static_assert(one_word_each(kMutantVerdictWords, MutantVerdict::Error));
+
+std::string word(MutantVerdict verdict) { return word_in(kMutantVerdictWords, verdict); }
+void to_json(json& j, MutantVerdict verdict) { j = word(verdict); }
+
+MutantVerdict classify(const LabResult& r, double full) {
+  if (r.status == LabStatus::BuildError || r.status == LabStatus::Rejected) return MutantVerdict::NotCompiled;
+  if (r.status != LabStatus::Graded) return MutantVerdict::Error;
+  if (r.points() + 1e-9 >= full) return MutantVerdict::Survived;
   for (const CaseResult& c : r.cases)
-    if (c.status != "error" && c.points + 1e-9 < c.max_points) return "killed";
-  return "error";
+    if (c.status != CaseStatus::Error && c.points + 1e-9 < c.max_points) return MutantVerdict::Killed;
+  return MutantVerdict::Error;
 }
 
 enum class Screening { StopAtFirstLoss, Whole };
@@ -81,10 +99,10 @@ double grade_control(const LabSpec& spec, const LabReference& reference, const s
   const GradeSettings settings{fs::read_symlink("/proc/self/exe"), dir / ".work", o.grading};
   const LabResult r = grade_lab(spec, reference, dir / "solution", "solution", settings);
   fs::remove_all(dir / ".work");
-  if (r.status == "graded" && r.points() + 1e-9 >= r.max_points()) return r.max_points();
-  std::string why = r.status == "graded" ? "" : "\n  " + r.status + ": " + r.message;
+  if (r.status == LabStatus::Graded && r.points() + 1e-9 >= r.max_points()) return r.max_points();
+  std::string why = r.status == LabStatus::Graded ? "" : "\n  " + word(r.status) + ": " + r.message;
   for (const CaseResult& c : r.cases)
-    if (c.points + 1e-9 < c.max_points) why += "\n  " + c.name + ": " + c.status + " " + c.message;
+    if (c.points + 1e-9 < c.max_points) why += "\n  " + c.name + ": " + word(c.status) + " " + c.message;
   throw kit::Error("the control, solutions/" + spec.lab + "/" + spec.kernel_file + ", scored " + format_points(r.points()) + " of " +
                    format_points(r.max_points()) + " points: the spec or the references of " + spec.lab + " are broken" + why);
 }
@@ -119,8 +137,8 @@ std::map<std::string, fs::path> grade_mutants(const MutantsOptions& o, const Lab
     grade_class(mutant_batch(o, dir / "mutants", dir / "screened", cases_only, Screening::StopAtFirstLoss), out);
     for (const auto& [name, m] : picked) {
       const fs::path report = dir / "screened" / name / "report.json";
-      const std::string status = classify(lab_result_from_json(json::parse(read_file(report)).at("labs").at(0)), full);
-      if (status == "killed" || status == "not-compiled") report_of[name] = report;
+      const MutantVerdict verdict = classify(lab_result_from_json(json::parse(read_file(report)).at("labs").at(0)), full);
+      if (verdict == MutantVerdict::Killed || verdict == MutantVerdict::NotCompiled) report_of[name] = report;
       else full_grading.push_back(name);
     }
     out << "== " << spec.lab << ": " << report_of.size() << " settled by the cases alone; " << full_grading.size()
@@ -149,20 +167,21 @@ std::vector<std::string> count_mutants(const MutantsOptions& o, const LabSpec& s
   for (const auto& [name, m] : picked) {
     const json report = json::parse(read_file(report_of.at(name)));
     const LabResult r = lab_result_from_json(report.at("labs").at(0));
-    std::string status = classify(r, s.full), why;
+    MutantVerdict verdict = classify(r, s.full);
+    std::string why;
     for (std::size_t k = 0; k < known.size(); ++k)
       if (known[k].op == m->op && known[k].line == m->line && known[k].after == m->after) {
         used[k] = true;
-        if (status == "survived") status = "equivalent", why = known[k].why;
-        else warnings.push_back(name + " is listed as equivalent in " + list.string() + " but is " + status + ": remove it from the list");
+        if (verdict == MutantVerdict::Survived) verdict = MutantVerdict::Equivalent, why = known[k].why;
+        else warnings.push_back(name + " is listed as equivalent in " + list.string() + " but is " + word(verdict) + ": remove it from the list");
       }
-    s.not_compiled += status == "not-compiled";
-    s.killed += status == "killed";
-    s.survived += status == "survived";
-    s.equivalent += status == "equivalent";
-    s.errors += status == "error";
-    json record = {{"lab", spec.lab}, {"id", name.substr(0, 5)}, {"operator", m->op},   {"line", m->line},
-                   {"before", m->before}, {"after", m->after},     {"status", status}, {"points", r.points()},
+    s.not_compiled += verdict == MutantVerdict::NotCompiled;
+    s.killed += verdict == MutantVerdict::Killed;
+    s.survived += verdict == MutantVerdict::Survived;
+    s.equivalent += verdict == MutantVerdict::Equivalent;
+    s.errors += verdict == MutantVerdict::Error;
+    json record = {{"lab", spec.lab}, {"id", name.substr(0, 5)}, {"operator", m->op},    {"line", m->line},
+                   {"before", m->before}, {"after", m->after},     {"status", verdict}, {"points", r.points()},
                    {"max_points", s.full}};
     if (!why.empty()) record["why"] = why;
     s.mutants.push_back(record);
@@ -185,7 +204,7 @@ void print_summary(const LabSummary& s, const std::vector<std::string>& warnings
       << " (killed / (made - not compiled - equivalent - grader errors))\n";
   for (const std::string& w : warnings) out << "  warning: " << w << "\n";
   for (const json& m : s.mutants)
-    if (m["status"] == "survived")
+    if (m["status"] == word(MutantVerdict::Survived))
       out << "  survived: " << m["id"].get<std::string>() << " " << m["operator"].get<std::string>() << ", line " << m["line"] << "\n"
           << "    before: " << m["before"].get<std::string>() << "\n"
           << "    after:  " << m["after"].get<std::string>() << "\n";
