@@ -334,7 +334,7 @@ TEST_CASE("lab 07: the grader stores digests, passes the solution and names the 
   CHECK_THROWS_WITH_AS(driver.compare(params, {{"real", "depth-bound"}}, reference, solution),
                        doctest::Contains("lab 07-image-max-pyramid's check applies \"exact\""), kit::Error);
   const auto starter = driver.run_case(test::runtime(), kStarter(), "ImagePyramid.cl", params);
-  const grader::Comparison cmp = driver.compare(params, "exact", reference, starter);
+  const kit::Verdict cmp = driver.compare(params, "exact", reference, starter);
   CHECK_FALSE(cmp.pass);
   CHECK(cmp.message.find("level 1 of 3 (9 x 5, the min of 4 x 4 blocks of 33 x 17): texel (0, 0): expected ") != std::string::npos);
   CHECK(cmp.hint.find("top-left texel") != std::string::npos);

@@ -347,7 +347,7 @@ TEST_CASE("lab 08 grading: a wrong scan names its first wrong index, with the ex
   test::TempDir dir;
   const auto no_offsets = mistake(dir, "    if (gid < n)\n        out[gid] += offsets[get_group_id(0)];", "    (void)offsets;");
   const grader::json bad = driver.run_case(test::runtime(), no_offsets, "x.cl", params);
-  const grader::Comparison cmp = driver.compare(params, driver.tolerance(), reference, bad);
+  const kit::Verdict cmp = driver.compare(params, driver.tolerance(), reference, bad);
   CHECK_FALSE(cmp.pass);
   const auto in = lab08::make_ints(make_case(lab08::Part::ScanInclusive, 1000, 64, 86));
   const long long want64 = std::accumulate(in.begin(), in.begin() + 65, 0LL);  // the inclusive scan at 64, by hand

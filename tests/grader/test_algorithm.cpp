@@ -4,6 +4,7 @@
 
 #include "oclgrind/algorithm.hpp"
 #include "judge/grade.hpp"
+#include "judge/points_policy.hpp"
 #include "kit/paths.hpp"
 #include "support.hpp"
 
@@ -36,42 +37,42 @@ grader::CaseResult judge(const std::vector<grader::KernelWork>& measured) {
 
 TEST_CASE("algorithm: a tree passes, a serial loop, O(L) levels and a lopsided tree fail with what was measured") {
   const auto tree = judge(one_group(15, 4, 4));
-  CHECK(tree.status == "passed");
+  CHECK(tree.status == grader::CaseStatus::Passed);
   CHECK(tree.points == 3);
 
   const auto serial = judge(one_group(16, 16, 16));  // work-item 0 adds all 16 values
-  CHECK(serial.status == "wrong");
+  CHECK(serial.status == grader::CaseStatus::Wrong);
   CHECK(serial.points == 0);
   CHECK(serial.message.find("work-item 0 did 16 of the 16 adds in work-group 0 of k (L = 16)") != std::string::npos);
   CHECK(serial.message.find("at most 5 for L = 16") != std::string::npos);  // log2(16) + 1
 
-  CHECK(judge(one_group(15, 15, 8)).status == "wrong");  // one level per value: a chain of 15
-  CHECK(judge(one_group(15, 5, 5)).status == "passed");  // log2 L + 1 is still a tree
+  CHECK(judge(one_group(15, 15, 8)).status == grader::CaseStatus::Wrong);  // one level per value: a chain of 15
+  CHECK(judge(one_group(15, 5, 5)).status == grader::CaseStatus::Passed);  // log2 L + 1 is still a tree
 
   const auto lopsided = judge(one_group(15, 5, 10));  // short chain, but one work-item does 2/3
-  CHECK(lopsided.status == "wrong");
+  CHECK(lopsided.status == grader::CaseStatus::Wrong);
   CHECK(lopsided.message.find("no work-item doing more than 50 %") != std::string::npos);
 
   // A last pass over one value: one work-item doing the one operation is right, not lopsided.
-  CHECK(judge(one_group(1, 1, 1)).status == "passed");
+  CHECK(judge(one_group(1, 1, 1)).status == grader::CaseStatus::Passed);
 
   // A check with only a share bound (a cascade's long private runs): any span passes, a lopsided
   // group fails with the check's own hint.
   grader::AlgorithmSpec share_only = tree_spec();
   share_only.checks[0].span_bounded = false;
   share_only.checks[0].hint = "give every work-item its own run";
-  CHECK(grader::algorithm_results(share_only, one_group(160, 80, 20)).at(0).status == "passed");
+  CHECK(grader::algorithm_results(share_only, one_group(160, 80, 20)).at(0).status == grader::CaseStatus::Passed);
   const auto one_does_all = grader::algorithm_results(share_only, one_group(160, 150, 150)).at(0);
-  CHECK(one_does_all.status == "wrong");
+  CHECK(one_does_all.status == grader::CaseStatus::Wrong);
   CHECK(one_does_all.hint == "give every work-item its own run");
-  CHECK(judge(one_group(160, 80, 20)).status == "wrong");  // the same group against the span bound
+  CHECK(judge(one_group(160, 80, 20)).status == grader::CaseStatus::Wrong);  // the same group against the span bound
 
   const auto nothing = judge(one_group(0, 0, 0));  // e.g. the starter: no tree at all
-  CHECK(nothing.status == "wrong");
+  CHECK(nothing.status == grader::CaseStatus::Wrong);
   CHECK(nothing.message.find("no adds on the data were measured") != std::string::npos);
 
   const auto absent = judge({});
-  CHECK(absent.status == "not-run");
+  CHECK(absent.status == grader::CaseStatus::NotRun);
   CHECK(absent.message.find("was not launched") != std::string::npos);
 }
 
@@ -83,23 +84,24 @@ TEST_CASE("points policy: safety, speed and algorithm points follow the correctn
   double rung3 = 0, all = 0;
   for (const grader::CaseSpec& c : spec.cases) {
     const bool right = c.params.at("rung") == 3;
-    r.cases.push_back({c.name, c.visible, right ? c.points : 0, c.points, right ? "passed" : "wrong", "", "", 0, "case"});
+    r.cases.push_back({c.name, c.visible, right ? c.points : 0, c.points, right ? grader::CaseStatus::Passed : grader::CaseStatus::Wrong, "", "", 0,
+                      grader::CaseKind::Case});
     rung3 += right ? c.points : 0;
     all += c.points;
   }
   REQUIRE(rung3 > 0);
-  for (const auto& [kind, points] : spec.safety->checks) r.cases.push_back({kind, true, points, points, "passed", "", "", 0, "safety"});
+  for (const auto& [kind, points] : spec.safety->checks) r.cases.push_back({kind, true, points, points, grader::CaseStatus::Passed, "", "", 0, grader::CaseKind::Safety});
   for (const grader::AlgorithmCheck& k : spec.algorithm->checks)
-    r.cases.push_back({grader::algorithm_name(k), true, k.points, k.points, "passed", "", "", 0, "algorithm"});
+    r.cases.push_back({grader::algorithm_name(k), true, k.points, k.points, grader::CaseStatus::Passed, "", "", 0, grader::CaseKind::Algorithm});
   grader::apply_points_policy(spec, r);
   for (const grader::CaseResult& c : r.cases) {
     CAPTURE(c.name);
-    if (c.kind == "safety") {
+    if (c.kind == grader::CaseKind::Safety) {
       // the lab's fraction, rounded down to hundredths, and the report says so
       CHECK(c.points == doctest::Approx(std::floor(c.max_points * rung3 / all * 100 + 1e-9) / 100));
       CHECK(c.message.find("these points follow the case points the kernel earned") != std::string::npos);
     }
-    if (c.kind == "algorithm")  // each rung's algorithm point follows that rung's cases only
+    if (c.kind == grader::CaseKind::Algorithm)  // each rung's algorithm point follows that rung's cases only
       CHECK(c.points == (c.name.find("reduce3_sequential") != std::string::npos ? c.max_points : 0));
   }
 }

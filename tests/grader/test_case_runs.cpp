@@ -33,8 +33,8 @@ TEST_CASE("graded kernels: a result is shared by the same code, and by the same 
   const grader::GradedKernels::Key ben{"03-array-mult-reduce", "K.cl", "code\n", "code // ben\n"};
   REQUIRE_FALSE(graded.find_or_claim(ann));  // first: ann grades it
   grader::LabResult r;
-  r.status = "graded";
-  r.cases.push_back({"case", true, 1, 1, "passed", "", "", 0});
+  r.status = grader::LabStatus::Graded;
+  r.cases.push_back({"case", true, 1, 1, grader::CaseStatus::Passed, "", "", 0});
   graded.publish(ann, r);
   CHECK(graded.find_or_claim(ben));  // no file positions in it: ben's result is ann's
   CHECK(graded.reused() == 1);
@@ -43,7 +43,8 @@ TEST_CASE("graded kernels: a result is shared by the same code, and by the same 
   const grader::GradedKernels::Key cat{"03-array-mult-reduce", "K.cl", "other\n", "other // cat\n"};
   const grader::GradedKernels::Key dan{"03-array-mult-reduce", "K.cl", "other\n", "other // dan\n"};
   REQUIRE_FALSE(graded.find_or_claim(cat));
-  r.cases[0] = {"memory safety: data races (Oclgrind)", true, 0, 1, "unsafe", "race at K.cl:3:5 `x[0] = 1;`", "", 0, "safety"};
+  r.cases[0] = {"memory safety: data races (Oclgrind)", true, 0, 1, grader::CaseStatus::Unsafe, "race at K.cl:3:5 `x[0] = 1;`", "", 0,
+                grader::CaseKind::Safety};
   CHECK(grader::quotes_the_file(r, "K.cl"));
   graded.publish(cat, r);
   CHECK_FALSE(graded.find_or_claim(dan));  // dan grades his own
@@ -130,7 +131,7 @@ done
   std::vector<std::size_t> judged;
   const grader::CaseRuns runs = grader::run_cases(spec, s, dir / "K.cl", "K.cl", {0, 1, 2}, [&](std::size_t i, const json&) {
     judged.push_back(i);
-    return grader::CaseVerdict::Passed;
+    return grader::AfterCase::GoOn;
   });
   REQUIRE(runs.results.size() == 3);
   for (const json& r : runs.results) CHECK(r.value("status", "") == "ok");
@@ -162,10 +163,10 @@ while [ $i -lt $n ]; do echo "$failed" > "$out/tmp"; mv "$out/tmp" "$out/case-$i
   grader::GradeSettings s{fake, dir / "work"};
   s.grading.oclgrind = grader::OclgrindChecks::None;
   const grader::LabResult r = grader::grade_lab(spec, reference, dir / "ann", "ann", s);
-  REQUIRE(r.status == "graded");
+  REQUIRE(r.status == grader::LabStatus::Graded);
   for (const grader::CaseResult& c : r.cases) {
     CAPTURE(c.name);
-    CHECK(c.status == "crashed");
+    CHECK(c.status == grader::CaseStatus::Crashed);
     CHECK(c.points == 0);
     CHECK(c.message.find("failed on the device") != std::string::npos);
     CHECK(c.message.find("clFinish returned CL_OUT_OF_RESOURCES (-5)") != std::string::npos);

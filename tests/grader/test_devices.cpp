@@ -52,29 +52,31 @@ TEST_CASE("a case the device cannot run is 'not run on this device' and counts f
 
 TEST_CASE("--devices: each case earns the least it earned on a device, and disagreement is named") {
   grader::LabResult cpu, gpu;
-  cpu.status = gpu.status = "graded";
+  cpu.status = gpu.status = grader::LabStatus::Graded;
   cpu.device = "pthread-haswell on Portable Computing Language (2 compute units, driver 3.1)";
   gpu.device = "NVIDIA H200 on NVIDIA CUDA (132 compute units, driver 580.159.04)";
-  cpu.cases = {{"L = 256", true, 1, 1, "passed", "", "", 0.1}, {"L = 32", true, 1, 1, "passed", "", "", 0.1},
-               {"memory safety: data races (Oclgrind)", true, 0, 2, "unsafe", "race", "", 1, "safety"}};
-  gpu.cases = {{"L = 256", true, 0, 1, "wrong", "group 3's sum is 12, not 16", "", 0.2}, {"L = 32", true, 1, 1, "passed", "", "", 0.1}};
+  using grader::CaseStatus;
+  cpu.cases = {{"L = 256", true, 1, 1, CaseStatus::Passed, "", "", 0.1}, {"L = 32", true, 1, 1, CaseStatus::Passed, "", "", 0.1},
+               {"memory safety: data races (Oclgrind)", true, 0, 2, CaseStatus::Unsafe, "race", "", 1, grader::CaseKind::Safety}};
+  gpu.cases = {{"L = 256", true, 0, 1, CaseStatus::Wrong, "group 3's sum is 12, not 16", "", 0.2},
+               {"L = 32", true, 1, 1, CaseStatus::Passed, "", "", 0.1}};
   const grader::LabResult both = grader::combine_devices({cpu, gpu});
   CHECK(both.device == "pthread-haswell and NVIDIA H200");
   REQUIRE(both.cases.size() == 3);
   CHECK(both.cases[0].points == 0);
-  CHECK(both.cases[0].status == "wrong");
+  CHECK(both.cases[0].status == CaseStatus::Wrong);
   CHECK(both.cases[0].message == "on pthread-haswell: passed; on NVIDIA H200: wrong, group 3's sum is 12, not 16");
   CHECK(both.cases[0].hint.rfind("right on pthread-haswell, wrong on NVIDIA H200: ", 0) == 0);
-  CHECK(both.cases[1].status == "passed");
+  CHECK(both.cases[1].status == CaseStatus::Passed);
   CHECK(both.cases[1].message.empty());
-  CHECK(both.cases[2].status == "unsafe");  // Oclgrind ran once, with the first device
+  CHECK(both.cases[2].status == CaseStatus::Unsafe);  // Oclgrind ran once, with the first device
 
   // Not built on one device: nothing ran there, and the message says where.
-  gpu.status = "build-error";
+  gpu.status = grader::LabStatus::BuildError;
   gpu.message = "ptxas error: uses too much shared data";
   gpu.device.clear();
   const grader::LabResult unbuilt = grader::combine_devices({cpu, gpu});
-  CHECK(unbuilt.status == "build-error");
+  CHECK(unbuilt.status == grader::LabStatus::BuildError);
   CHECK(unbuilt.message == "on device 2: ptxas error: uses too much shared data");
 }
 

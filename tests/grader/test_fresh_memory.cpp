@@ -57,7 +57,7 @@ TEST_CASE("every child that runs a kernel's cases, both ways, starts with zeroed
     grader::GradeSettings s{fake, dir / "work"};
     s.grading.child_per_case = earlier_way;
     std::filesystem::create_directories(s.workdir);
-    grader::run_cases(spec, s, dir / "K.cl", "K.cl", {0, 1}, [](std::size_t, const json&) { return grader::CaseVerdict::Passed; });
+    grader::run_cases(spec, s, dir / "K.cl", "K.cl", {0, 1}, [](std::size_t, const json&) { return grader::AfterCase::GoOn; });
   }
   CHECK(test::read(dir / "seen") == "255\n255\n");  // one child each way, which stopped at its build
 }

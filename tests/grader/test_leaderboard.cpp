@@ -8,13 +8,13 @@
 
 namespace {
 
-grader::LabResult speed_result(const std::string& student, const std::string& status, double ratio) {
+grader::LabResult speed_result(const std::string& student, grader::CaseStatus status, double ratio) {
   grader::LabResult r;
   r.student = student;
   r.lab = "06-cascade-reduction";
-  r.status = "graded";
+  r.status = grader::LabStatus::Graded;
   r.device = "NVIDIA H200 on NVIDIA CUDA (132 compute units, driver 580.159.04)";
-  r.cases.push_back({"speed against the solution", true, 4, 4, status, "", "", 1, "speed", ratio});
+  r.cases.push_back({"speed against the solution", true, 4, 4, status, "", "", 1, grader::CaseKind::Speed, ratio});
   return r;
 }
 
@@ -22,9 +22,9 @@ grader::LabResult speed_result(const std::string& student, const std::string& st
 
 TEST_CASE("leaderboard: right kernels' speeds, best first, each student under a stable alias") {
   grader::ResultMap results;
-  results[{"ann", "06-cascade-reduction"}] = speed_result("ann", "slow", 0.61);
-  results[{"ben", "06-cascade-reduction"}] = speed_result("ben", "passed", 1.07);
-  results[{"cat", "06-cascade-reduction"}] = speed_result("cat", "wrong", 3.5);  // fast and wrong: not on the board
+  results[{"ann", "06-cascade-reduction"}] = speed_result("ann", grader::CaseStatus::Slow, 0.61);
+  results[{"ben", "06-cascade-reduction"}] = speed_result("ben", grader::CaseStatus::Passed, 1.07);
+  results[{"cat", "06-cascade-reduction"}] = speed_result("cat", grader::CaseStatus::Wrong, 3.5);  // fast and wrong: not on the board
   const auto entries = grader::leaderboard_entries(results);
   REQUIRE(entries.size() == 2);
   CHECK(entries[0].student == "ben");
@@ -37,12 +37,12 @@ TEST_CASE("leaderboard: right kernels' speeds, best first, each student under a 
   CHECK(shown.find(grader::leaderboard_alias("ben")) < shown.find(grader::leaderboard_alias("ann")));
   CHECK(grader::leaderboard_table(entries, true).find("ben") != std::string::npos);
 
-  const grader::json gs = grader::gradescope_results({speed_result("ann", "passed", 1.07)});
+  const grader::json gs = grader::gradescope_results({speed_result("ann", grader::CaseStatus::Passed, 1.07)});
   REQUIRE(gs.contains("leaderboard"));
   CHECK(gs["leaderboard"][0]["name"] == "06-cascade-reduction speed on NVIDIA H200");
   CHECK(gs["leaderboard"][0]["value"] == 1.07);
   CHECK(gs["leaderboard"][0]["order"] == "desc");
-  CHECK_FALSE(grader::gradescope_results({speed_result("cat", "wrong", 3.5)}).contains("leaderboard"));
+  CHECK_FALSE(grader::gradescope_results({speed_result("cat", grader::CaseStatus::Wrong, 3.5)}).contains("leaderboard"));
 }
 
 TEST_CASE("grader leaderboard prints a graded class's table and names a folder that is not one") {

@@ -82,9 +82,9 @@ TEST_CASE("grader merge names the student x labs still to grade, and the grader'
   ann.student = "ann";
   ann.lab = "03-array-mult-reduce";
   ann.kernel = "ArrayMultReduce.cl";
-  ann.status = "graded";
-  ann.cases = {{"one work-group of 8", true, 1, 1, "passed", "", "", 0},
-               {"L = 2, 999 groups", true, 0, 1, "error", "OpenCL call clFinish returned CL_OUT_OF_HOST_MEMORY (-6)", "", 0}};
+  ann.status = grader::LabStatus::Graded;
+  ann.cases = {{"one work-group of 8", true, 1, 1, grader::CaseStatus::Passed, "", "", 0},
+               {"L = 2, 999 groups", true, 0, 1, grader::CaseStatus::Error, "OpenCL call clFinish returned CL_OUT_OF_HOST_MEMORY (-6)", "", 0}};
   const json report = {{"student", "ann"}, {"labs", json::array({grader::to_json(ann)})}};  // as a task writes it
   test::write(dir / "out" / "slurm" / "round-1" / "task-0" / "ann" / "report.json", report.dump());
   const auto run = test::run_program("grader", "merge --labs 03 --submissions " + (dir / "class").string() + " --out " +
@@ -171,9 +171,9 @@ json journal_line(const std::string& student, double points, const std::string& 
   r.student = student;
   r.lab = "03-array-mult-reduce";
   r.kernel = "ArrayMultReduce.cl";
-  r.status = "graded";
+  r.status = grader::LabStatus::Graded;
   r.notes = notes;
-  r.cases = {{"one work-group of 8", true, points, 10, "passed", "", "", 0}};
+  r.cases = {{"one work-group of 8", true, points, 10, grader::CaseStatus::Passed, "", "", 0}};
   json line = grader::to_json(r);
   line["graded_at"] = when;
   line["kit_version"] = "test";

@@ -177,9 +177,9 @@ class ClassRun {
       LabResult r;
       try {
         r = refused.empty() ? grade_lab(spec, references_[l], root, s.student, settings)
-                            : not_graded(spec, settings, s.student, "rejected", refused);
+                            : not_graded(spec, settings, s.student, LabStatus::Rejected, refused);
       } catch (const std::exception& e) {  // the grader's own trouble, not the student's: retried next run
-        r = not_graded(spec, settings, s.student, "error", std::string("the grader failed here: ") + e.what());
+        r = not_graded(spec, settings, s.student, LabStatus::Error, std::string("the grader failed here: ") + e.what());
       }
       finish_result(s, spec, r);
       if (!needs_retry(r)) journal_.append(r);  // on disk before anything else happens
@@ -212,7 +212,7 @@ class ClassRun {
       o_.stats->lab_graded[spec.lab] += phases.count("build") > 0;
     }
     progress_ << "[" << ++finished_ << "/" << total_ << "] " << s.student << "  " << spec.lab << "  " << format_points(r.points()) << "/"
-              << format_points(r.max_points()) << (r.status == "graded" ? "" : "  (" + r.status + ")") << "\n" << std::flush;
+              << format_points(r.max_points()) << (r.status == LabStatus::Graded ? "" : "  (" + word(r.status) + ")") << "\n" << std::flush;
   }
 
   const BatchOptions& o_;
@@ -232,9 +232,9 @@ class ClassRun {
 }  // namespace
 
 bool needs_retry(const LabResult& r) {
-  if (r.status == "error") return true;
+  if (r.status == LabStatus::Error) return true;
   for (const CaseResult& c : r.cases)
-    if (c.status == "error") return true;  // e.g. Oclgrind failed or was missing: no verdict on the student
+    if (c.status == CaseStatus::Error) return true;  // e.g. Oclgrind failed or was missing: no verdict on the student
   return false;
 }
 

@@ -105,7 +105,7 @@ std::string grader_error(const fs::path& out, const std::string& student, const 
       const fs::path task = report.parent_path().parent_path();
       const std::string where = task.parent_path().filename().string() + "/" + task.filename().string();
       for (const CaseResult& c : r.cases)
-        if (c.status == "error") return where + ", case \"" + c.name + "\": " + c.message;
+        if (c.status == CaseStatus::Error) return where + ", case \"" + c.name + "\": " + c.message;
       return where + ": " + r.message;
     }
   }

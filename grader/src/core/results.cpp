@@ -2,7 +2,46 @@
 
 #include <cmath>
 
+#include "core/words.hpp"
+
 namespace grader {
+namespace {
+
+constexpr Word<CaseStatus> kCaseStatusWords[] = {
+    {CaseStatus::Passed, "passed"},   {CaseStatus::Wrong, "wrong"},
+    {CaseStatus::Slow, "slow"},       {CaseStatus::Unsafe, "unsafe"},
+    {CaseStatus::Timeout, "timeout"}, {CaseStatus::Crashed, "crashed"},
+    {CaseStatus::OutOfMemory, "out-of-memory"}, {CaseStatus::NotRun, "not-run"},
+    {CaseStatus::Error, "error"},     {CaseStatus::Late, "late"}};
+static_assert(one_word_each(kCaseStatusWords, CaseStatus::Late));
+
+constexpr Word<CaseKind> kCaseKindWords[] = {{CaseKind::Case, "case"},
+                                             {CaseKind::Speed, "speed"},
+                                             {CaseKind::Safety, "safety"},
+                                             {CaseKind::Algorithm, "algorithm"},
+                                             {CaseKind::Late, "late"}};
+static_assert(one_word_each(kCaseKindWords, CaseKind::Late));
+
+constexpr Word<LabStatus> kLabStatusWords[] = {{LabStatus::Graded, "graded"},
+                                               {LabStatus::Missing, "missing"},
+                                               {LabStatus::Rejected, "rejected"},
+                                               {LabStatus::BuildError, "build-error"},
+                                               {LabStatus::Error, "error"}};
+static_assert(one_word_each(kLabStatusWords, LabStatus::Error));
+
+}  // namespace
+
+std::string word(CaseStatus status) { return word_in(kCaseStatusWords, status); }
+std::string word(CaseKind kind) { return word_in(kCaseKindWords, kind); }
+std::string word(LabStatus status) { return word_in(kLabStatusWords, status); }
+void to_json(json& j, CaseStatus status) { j = word(status); }
+void to_json(json& j, CaseKind kind) { j = word(kind); }
+void to_json(json& j, LabStatus status) { j = word(status); }
+void from_json(const json& j, CaseStatus& status) { status = value_of(kCaseStatusWords, j.get<std::string>(), "case status"); }
+void from_json(const json& j, CaseKind& kind) { kind = value_of(kCaseKindWords, j.get<std::string>(), "case kind"); }
+void from_json(const json& j, LabStatus& status) { status = value_of(kLabStatusWords, j.get<std::string>(), "lab status"); }
+
+bool not_run_on_device(const CaseResult& c) { return c.status == CaseStatus::NotRun && c.max_points == 0; }
 
 std::string dump_json(const json& j, int indent) { return j.dump(indent, ' ', false, json::error_handler_t::replace); }
 
@@ -41,15 +80,15 @@ LabResult lab_result_from_json(const json& j) {
   r.student = j.at("student").get<std::string>();
   r.lab = j.at("lab").get<std::string>();
   r.kernel = j.at("kernel").get<std::string>();
-  r.status = j.at("status").get<std::string>();
+  r.status = j.at("status").get<LabStatus>();
   r.message = j.at("message").get<std::string>();
   r.notes = j.at("notes").get<std::vector<std::string>>();
   r.device = j.value("device", "");
   for (const json& c : j.at("cases"))
     r.cases.push_back({c.at("name").get<std::string>(), c.at("visible").get<bool>(), c.at("points").get<double>(),
-                       c.at("max_points").get<double>(), c.at("status").get<std::string>(),
+                       c.at("max_points").get<double>(), c.at("status").get<CaseStatus>(),
                        c.at("message").get<std::string>(), c.at("hint").get<std::string>(), c.at("seconds").get<double>(),
-                       c.value("kind", "case"), c.value("ratio", -1.0)});
+                       c.value("kind", CaseKind::Case), c.value("ratio", -1.0)});
   return r;
 }
 

@@ -8,26 +8,77 @@ namespace grader {
 
 using json = nlohmann::json;
 
+// The statuses and kinds below each have one word, the same in every file the grader writes
+// (report.json, journal.jsonl, results.json, the Markdown reports) and in its messages: word(),
+// to_json and from_json read one table per enum (results.cpp); from_json throws kit::Error on a
+// word that is not in it. A new value needs its word there, in order.
+
+// What one line of a lab's result came to.
+enum class CaseStatus {
+  Passed,       // "passed": right (a check: nothing found; the speed case: right, at full speed); earns its points
+  Wrong,        // "wrong": a wrong result, or an algorithm of another shape than the lab asks; no points
+  Slow,         // "slow": the speed case, right but below full speed; earns the share its speed gives
+  Unsafe,       // "unsafe": a memory-safety check, Oclgrind found that kind of fault; no points
+  Timeout,      // "timeout": ran past its time limit and was stopped; no points
+  Crashed,      // "crashed": the child crashed, or the kernel failed on the device; no points
+  OutOfMemory,  // "out-of-memory": ran out of memory; no points
+  // "not-run": not run; no points. Either the lab was not graded (kernel missing, rejected, not
+  // built), screening stopped at an earlier case, or the kernel of an algorithm check was not
+  // launched: its points count as lost. Or, with max_points 0, the device cannot run the case
+  // (not_run_on_device): neither earned nor lost.
+  NotRun,
+  Error,  // "error": the grader failed (e.g. Oclgrind missing or failing); no points now, graded again on the next run
+  Late,   // "late": the late penalty (kind Late): costs a share of the points earned (negative points)
+};
+
+// What a line of a lab's result is, and how the spec's points policy treats it.
+enum class CaseKind {
+  Case,       // "case": a correctness case; its points are the correctness points
+  Speed,      // "speed": the speed case; its points follow the correctness points earned
+  Safety,     // "safety": a memory-safety check under Oclgrind; its points follow the correctness points earned
+  Algorithm,  // "algorithm": an algorithm check (Oclgrind's work/span plugin); its points follow its unit's correctness points
+  Late,       // "late": the late penalty (grade --deadline); max_points 0, negative points
+};
+
+// What grading one student's lab came to as a whole.
+enum class LabStatus {
+  Graded,      // "graded": built, and its cases run: the points are the cases'
+  Missing,     // "missing": no kernel file of the lab's name in the submission; 0 points
+  Rejected,    // "rejected": refused: the submission or the kernel file failed screening, or a kernel's signature; 0 points
+  BuildError,  // "build-error": the kernel did not build (the message is the build log); 0 points
+  Error,       // "error": the grader failed (e.g. could not open its device); 0 points now, graded again on the next run
+};
+
+std::string word(CaseStatus status);
+std::string word(CaseKind kind);
+std::string word(LabStatus status);
+void to_json(json& j, CaseStatus status);
+void to_json(json& j, CaseKind kind);
+void to_json(json& j, LabStatus status);
+void from_json(const json& j, CaseStatus& status);
+void from_json(const json& j, CaseKind& kind);
+void from_json(const json& j, LabStatus& status);
+
 struct CaseResult {
   std::string name;
   bool visible = false;
   double points = 0, max_points = 0;
-  // passed | wrong | timeout | crashed | out-of-memory | error | not-run
-  std::string status;
+  CaseStatus status = CaseStatus::NotRun;
   std::string message;  // what went wrong, in plain words
   std::string hint;     // the typical mistake it matches, if any
   double seconds = 0;
-  // case (correctness) | speed | safety | algorithm: the spec's points policy scales all but "case"
-  std::string kind = "case";
+  CaseKind kind = CaseKind::Case;
   double ratio = -1;  // the speed case: the kernel's speed / the solution's on the graded device (-1: none)
 };
+
+// A case the graded device cannot run (NotRun with max_points 0): neither earned nor lost.
+bool not_run_on_device(const CaseResult& c);
 
 struct LabResult {
   std::string student, lab;
   std::string kernel;  // the file graded, relative to the submission
-  // graded | missing | rejected | build-error
-  std::string status;
-  std::string message;  // for missing / rejected / build-error: the reason, e.g. the build log
+  LabStatus status = LabStatus::Error;  // Error until graded
+  std::string message;  // for missing / rejected / build-error / error: the reason, e.g. the build log
   std::vector<std::string> notes;  // e.g. other files of the same name that were ignored
   std::vector<CaseResult> cases;
   std::string device;  // the OpenCL device the cases ran on, as the child named it (empty: not built)

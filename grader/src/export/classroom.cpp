@@ -16,14 +16,15 @@ json classroom_result(const std::vector<LabResult>& results) {
   bool error = false;
   for (const LabResult& r : results)
     for (const CaseResult& c : r.cases) {
-      const bool pass = c.status == "passed" && c.points >= c.max_points;
-      error |= c.status == "error";
+      const bool pass = c.status == CaseStatus::Passed && c.points >= c.max_points;
+      const bool grader_error = c.status == CaseStatus::Error;
+      error |= grader_error;
       max += c.max_points;
       score += c.points;
-      std::string message = pass ? "" : c.status + ": " + c.message + (c.hint.empty() ? "" : "\nhint: " + c.hint);
-      if (!pass && r.status != "graded") message = r.status + ": " + r.message;
+      std::string message = pass ? "" : word(c.status) + ": " + c.message + (c.hint.empty() ? "" : "\nhint: " + c.hint);
+      if (!pass && r.status != LabStatus::Graded) message = word(r.status) + ": " + r.message;
       tests.push_back({{"name", r.lab + ": " + c.name},
-                       {"status", c.status == "error" ? "error" : pass ? "pass" : "fail"},
+                       {"status", grader_error ? "error" : pass ? "pass" : "fail"},  // the reporter's own words
                        {"score", c.points},
                        {"max_score", c.max_points},
                        {"message", message},

@@ -9,7 +9,9 @@
 namespace grader {
 namespace {
 
-bool counted(const CaseResult& c) { return c.kind == "speed" && c.ratio >= 0 && (c.status == "passed" || c.status == "slow"); }
+bool counted(const CaseResult& c) {
+  return c.kind == CaseKind::Speed && c.ratio >= 0 && (c.status == CaseStatus::Passed || c.status == CaseStatus::Slow);
+}
 
 }  // namespace
 

@@ -88,7 +88,7 @@ std::string student_report_md(const std::string& student, const std::vector<LabS
     out << format_points(r->points()) << " / " << format_points(r->max_points()) << "\n\n";
     if (!r->kernel.empty()) out << "Kernel file: `" << r->kernel << "`\n\n";
     for (const std::string& note : r->notes) out << "Note: " << note << "\n\n";
-    if (r->status != "graded") out << "**" << r->status << "**:\n\n```\n" << r->message << "\n```\n\n";
+    if (r->status != LabStatus::Graded) out << "**" << word(r->status) << "**:\n\n```\n" << r->message << "\n```\n\n";
     out << "| case | result | points | details |\n|---|---|---|---|\n";
     for (const CaseResult& c : r->cases) {
       std::string details = case_explanation(c);
@@ -96,7 +96,7 @@ std::string student_report_md(const std::string& student, const std::vector<LabS
         if (ch == '\n') ch = ' ';
       std::string escaped;
       for (char ch : details) escaped += ch == '|' ? std::string("\\|") : std::string(1, ch);
-      out << "| " << c.name << (c.visible ? "" : " (hidden)") << " | " << c.status << " | " << format_points(c.points)
+      out << "| " << c.name << (c.visible ? "" : " (hidden)") << " | " << word(c.status) << " | " << format_points(c.points)
           << " / " << format_points(c.max_points) << " | " << escaped << " |\n";
     }
   }
@@ -108,20 +108,20 @@ std::string check_report(const LabResult& r) {
   out << r.lab << (r.kernel.empty() ? "" : " (" + r.kernel + ")") << "\n";
   for (const std::string& note : r.notes) out << "  note: " << note << "\n";
   if (!r.device.empty()) out << "  on " << r.device << "\n";
-  if (r.status != "graded") {
-    out << "  " << r.status << ":\n";
+  if (r.status != LabStatus::Graded) {
+    out << "  " << word(r.status) << ":\n";
     std::istringstream lines(r.message);
     for (std::string line; std::getline(lines, line);) out << "    " << line << "\n";
   }
   for (const CaseResult& c : r.cases) {
     char head[200];
-    const bool not_here = c.status == "not-run" && c.max_points == 0;
-    std::snprintf(head, sizeof head, "  %-4s %-52s %s/%s", c.status == "passed" ? "PASS" : not_here ? "SKIP" : "FAIL", c.name.c_str(),
+    const bool not_here = not_run_on_device(c);
+    std::snprintf(head, sizeof head, "  %-4s %-52s %s/%s", c.status == CaseStatus::Passed ? "PASS" : not_here ? "SKIP" : "FAIL", c.name.c_str(),
                   format_points(c.points).c_str(), format_points(c.max_points).c_str());
     out << head << "\n";
     if (not_here) out << "       " << c.message << "\n";
-    if ((c.status != "passed" || c.points < c.max_points) && c.status != "not-run") {
-      out << "       " << c.status << ": " << c.message << "\n";
+    if ((c.status != CaseStatus::Passed || c.points < c.max_points) && c.status != CaseStatus::NotRun) {
+      out << "       " << word(c.status) << ": " << c.message << "\n";
       if (!c.hint.empty()) out << "       hint: " << c.hint << "\n";
     }
   }
@@ -146,17 +146,19 @@ json gradescope_results(const std::vector<LabResult>& results, const json& metad
   }
   for (const LabResult& r : results) {
     score += r.points();
-    if (r.status != "graded") output += r.lab + ": " + r.status + "\n" + r.message + "\n";
+    if (r.status != LabStatus::Graded) output += r.lab + ": " + word(r.status) + "\n" + r.message + "\n";
     for (const std::string& note : r.notes) output += r.lab + ": " + note + "\n";
     for (const CaseResult& c : r.cases) seconds += c.seconds;
-    for (const CaseResult& c : r.cases)
+    for (const CaseResult& c : r.cases) {
+      // Gradescope's test status is its own: "passed" for full points, else "failed".
+      const bool full = c.status == CaseStatus::Passed && c.points >= c.max_points;
       tests.push_back({{"name", r.lab + ": " + c.name},
                        {"score", c.points},
                        {"max_score", c.max_points},
-                       {"status", c.status == "passed" && c.points >= c.max_points ? "passed" : "failed"},
-                       {"output", c.status == "passed" && c.points >= c.max_points ? std::string("passed")
-                                                                                    : c.status + ": " + case_explanation(c)},
+                       {"status", full ? "passed" : "failed"},
+                       {"output", full ? std::string("passed") : word(c.status) + ": " + case_explanation(c)},
                        {"visibility", c.visible ? "visible" : "after_published"}});
+    }
   }
   json all = {{"score", score},           {"output", output},          {"output_format", "md"},
               {"test_output_format", "md"}, {"visibility", "visible"},   {"stdout_visibility", "hidden"},

@@ -8,34 +8,45 @@
 #include "kit/errors.hpp"
 #include "grader/lab/driver.hpp"
 #include "core/results.hpp"
+#include "core/words.hpp"
 
 namespace grader {
 namespace {
 
-// The result of `step`, or the reason it failed: {"status": "build_error", "log"}, {"status":
-// "kernel-failed", "message"} (kit::kernel_failed_on_device), or {"status": failed_status, "message"}.
+constexpr Word<StepStatus> kStepStatusWords[] = {{StepStatus::Built, "built"},
+                                                 {StepStatus::Ok, "ok"},
+                                                 {StepStatus::BuildError, "build-error"},
+                                                 {StepStatus::Rejected, "rejected"},
+                                                 {StepStatus::KernelFailed, "kernel-failed"},
+                                                 {StepStatus::NotRunHere, "not-run-here"},
+                                                 {StepStatus::Error, "error"},
+                                                 {StepStatus::Sandbox, "sandbox"}};
+static_assert(one_word_each(kStepStatusWords, StepStatus::Sandbox));
+
+// The result of `step`, or the reason it failed: {"status": "build-error", "log"}, {"status":
+// "kernel-failed", "message"} (kit::kernel_failed_on_device), or {"status": failed, "message"}.
 template <class Step>
-json guarded(const char* failed_status, Step&& step) {
+json guarded(StepStatus failed, Step&& step) {
   try {
     return step();
   } catch (const kit::BuildError& e) {
-    return {{"status", "build_error"}, {"log", e.log}};
+    return {{"status", StepStatus::BuildError}, {"log", e.log}};
   } catch (const kit::DeviceLimit& e) {
-    return {{"status", "not-run-here"}, {"reason", e.what()}};
+    return {{"status", StepStatus::NotRunHere}, {"reason", e.what()}};
   } catch (const kit::Error& e) {
-    return {{"status", failed_status}, {"message", e.what()}};
+    return {{"status", failed}, {"message", e.what()}};
   } catch (const cl::Error& e) {
     const std::string message = std::string(e.what()) + " returned " + kit::cl_status_name(e.err());
-    if (kit::kernel_failed_on_device(e)) return {{"status", "kernel-failed"}, {"message", message}};  // the kernel's, not the grader's
-    return {{"status", "error"}, {"message", "OpenCL call " + message}};
+    if (kit::kernel_failed_on_device(e)) return {{"status", StepStatus::KernelFailed}, {"message", message}};  // the kernel's, not the grader's
+    return {{"status", StepStatus::Error}, {"message", "OpenCL call " + message}};
   }
 }
 
 json build(const LabDriver& driver, const kit::Runtime& rt, const ChildTask& t) {
-  return guarded("rejected", [&] {
+  return guarded(StepStatus::Rejected, [&] {
     const cl::Program program = kit::build_program(rt.context, rt.device, t.kernel, "", t.shown_as);
     for (const kit::KernelSignature& k : driver.kernels()) kit::make_kernel(program, k, t.shown_as);
-    return json{{"status", "built"}, {"device", rt.summary()}};
+    return json{{"status", StepStatus::Built}, {"device", rt.summary()}};
   });
 }
 
@@ -53,15 +64,15 @@ std::string cannot_run_here(const kit::Runtime& rt, const json& params) {
 // One case. A case listing several values of one field (the safety case) runs each in turn, in
 // this one context, so that one Oclgrind run sees them all.
 json run_one(const LabDriver& driver, const kit::Runtime& rt, const ChildTask& t, const json& params) {
-  if (const std::string why = cannot_run_here(rt, params); !why.empty()) return {{"status", "not-run-here"}, {"reason", why}};
-  return guarded("error", [&] {
+  if (const std::string why = cannot_run_here(rt, params); !why.empty()) return {{"status", StepStatus::NotRunHere}, {"reason", why}};
+  return guarded(StepStatus::Error, [&] {
     const auto [field, values] = variant_field(params);
     json outputs = json::array();
     for (const json& one : expand_variants(params)) {
       json out = driver.run_case(rt, t.kernel, t.shown_as, one);
       outputs.push_back(field.empty() ? out : json{{field, one.at(field)}, {"outputs", out}});
     }
-    return json{{"status", "ok"}, {"outputs", field.empty() ? outputs[0] : json{{"variants", outputs}}}};
+    return json{{"status", StepStatus::Ok}, {"outputs", field.empty() ? outputs[0] : json{{"variants", outputs}}}};
   });
 }
 
@@ -108,25 +119,34 @@ class LocalMemoryScrub {
 
 }  // namespace
 
+std::string word(StepStatus status) { return word_in(kStepStatusWords, status); }
+void to_json(json& j, StepStatus status) { j = word(status); }
+void from_json(const json& j, StepStatus& status) { status = value_of(kStepStatusWords, j.get<std::string>(), "step status"); }
+
+std::optional<StepStatus> step_status(const json& result) {
+  if (!result.is_object() || !result.contains("status") || !result.at("status").is_string()) return std::nullopt;
+  return find_word(kStepStatusWords, result.at("status").get<std::string>());
+}
+
 int run_case_child(const ChildTask& t) {
   const bool many = !t.cases_file.empty();
   const std::filesystem::path first = many ? t.result_dir / "built.json" : t.result;
   const LabDriver* driver = nullptr;
   std::unique_ptr<kit::Runtime> rt;
-  const json opened = guarded("error", [&] {
+  const json failed = guarded(StepStatus::Error, [&] {
     driver = &lab_driver(t.lab);
     rt = std::make_unique<kit::Runtime>(kit::Runtime::open(t.device));
-    return json{{"status", "open"}};
+    return json();  // opened: nothing to report
   });
-  if (opened["status"] != "open") {
-    write_file_atomically(first, dump_json(opened));
+  if (!failed.is_null()) {
+    write_file_atomically(first, dump_json(failed));
     return 0;
   }
   if (many) {
     json built = build(*driver, *rt, t);
     built["device"] = rt->summary();  // named in the report, built or not
     write_file_atomically(first, dump_json(built));
-    if (built["status"] != "built") return 0;
+    if (step_status(built) != StepStatus::Built) return 0;
     const json cases = json::parse(read_file(t.cases_file));
     LocalMemoryScrub scrub(*rt);
     for (std::size_t i = 0; i < cases.size(); ++i) {
@@ -138,8 +158,8 @@ int run_case_child(const ChildTask& t) {
   json result;
   if (t.case_json.empty()) result = build(*driver, *rt, t);
   else if (!t.baseline.empty())
-    result = guarded("error", [&] {
-      return json{{"status", "ok"},
+    result = guarded(StepStatus::Error, [&] {
+      return json{{"status", StepStatus::Ok},
                   {"outputs", driver->run_speed(*rt, t.kernel, t.shown_as, t.baseline, json::parse(t.case_json), t.pairs)}};
     });
   else result = run_one(*driver, *rt, t, json::parse(t.case_json));

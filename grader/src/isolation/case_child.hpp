@@ -2,11 +2,36 @@
 // The child's side of grading (`grader run-case`): what runs inside the sandbox, on the student's
 // kernel, and writes its outcome as JSON files the parent reads.
 #include <filesystem>
+#include <optional>
 #include <string>
 
+#include "core/results.hpp"
 #include "kit/device.hpp"
 
 namespace grader {
+
+// What a step's result says, {"status": word, ...}: the build's, a case's or the speed case's.
+// The child writes each but Sandbox. One word each, as for the statuses of core/results.hpp.
+enum class StepStatus {
+  Built,         // "built": the kernel built and has the lab's kernels; {"device"}
+  Ok,            // "ok": the case ran; {"outputs"} for the lab's check
+  BuildError,    // "build-error": the compiler refused the kernel; {"log"}: the lab's build-error
+  Rejected,      // "rejected": built, but a kernel is missing or its signature is not the lab's; {"message"}: the lab is rejected
+  KernelFailed,  // "kernel-failed": the kernel failed on the device (a GPU's crash); {"message"}: the case crashed
+  // "not-run-here": this device cannot run the case (a work-group larger than it allows); {"reason"}.
+  // The case becomes "not-run" with max_points 0: not the student's fault, neither earned nor lost.
+  NotRunHere,
+  Error,    // "error": the grader's own failure (the device would not open, an OpenCL call failed); {"message"}: graded again
+  Sandbox,  // "sandbox": written by the parent for a child that did not finish (step_result); {"end", "reason", "output"}
+};
+
+std::string word(StepStatus status);
+void to_json(json& j, StepStatus status);
+void from_json(const json& j, StepStatus& status);
+
+// The status of a step's result; none for a result without one (a file that could not be read)
+// or with a word this grader does not write.
+std::optional<StepStatus> step_status(const json& result);
 
 struct ChildTask {
   std::string lab;

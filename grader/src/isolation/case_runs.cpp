@@ -4,6 +4,7 @@
 #include <chrono>
 
 #include "core/files.hpp"
+#include "isolation/devices.hpp"
 #include "isolation/fresh_memory.hpp"
 #include "kit/build_service.hpp"
 
@@ -29,8 +30,8 @@ json read_result(const std::filesystem::path& file) {
 // A result the child wrote about its own failure (an OpenCL call or a build that failed), not the
 // kernel's outputs or a device limit.
 bool reported_failure(const json& result) {
-  const std::string status = result.value("status", "");
-  return status != "ok" && status != "not-run-here";
+  const std::optional<StepStatus> status = step_status(result);
+  return status != StepStatus::Ok && status != StepStatus::NotRunHere;
 }
 
 int case_threads(const CaseSpec& c, int fallback) {
@@ -53,7 +54,7 @@ CaseRuns one_child_each(const LabSpec& spec, const GradeSettings& s, const std::
   ++out.children;
   out.build = step_result(built, limits);
   out.build_seconds = built.outcome.seconds;
-  if (out.build.value("status", "") != "built") return out;
+  if (step_status(out.build) != StepStatus::Built) return out;
   for (std::size_t i = 0; i < indices.size(); ++i) {
     const CaseSpec& c = spec.cases[indices[i]];
     limits.seconds = c.time_limit_s;
@@ -63,9 +64,156 @@ CaseRuns one_child_each(const LabSpec& spec, const GradeSettings& s, const std::
     ++out.children;
     out.results[i] = step_result(run, limits);
     out.seconds[i] = run.outcome.seconds;
-    if (judge(indices[i], out.results[i]) == CaseVerdict::Stop) break;
+    if (judge(indices[i], out.results[i]) == AfterCase::Stop) break;
   }
   return out;
+}
+
+// One kernel's cases in as few children as possible (run_cases): what its children share.
+class CaseRunner {
+ public:
+  CaseRunner(const LabSpec& spec, const GradeSettings& s, const std::filesystem::path& kernel, const std::string& shown_as,
+             const std::vector<std::size_t>& indices, const CaseJudge& judge)
+      : spec_(spec), s_(s), kernel_(kernel), shown_as_(shown_as), indices_(indices), judge_(judge) {
+    out_.results.assign(indices.size(), json());
+    out_.seconds.assign(indices.size(), 0);
+  }
+  CaseRuns run();
+
+ private:
+  struct Child;
+  double limit_of(std::size_t pos) const { return spec_.cases[indices_[pos]].time_limit_s; }
+  int own_threads(std::size_t pos) const { return case_threads(spec_.cases[indices_[pos]], 0); }
+  SandboxLimits limits_for(const std::vector<std::size_t>& mine) const;
+  std::size_t launch(const std::vector<std::size_t>& mine, bool& built);
+  void judge(std::size_t pos) {
+    if (judge_(indices_[pos], out_.results[pos]) == AfterCase::Stop) stop_ = true;
+  }
+
+  const LabSpec& spec_;
+  const GradeSettings& s_;
+  const std::filesystem::path& kernel_;
+  const std::string& shown_as_;
+  const std::vector<std::size_t>& indices_;
+  const CaseJudge& judge_;
+  CaseRuns out_;
+  std::vector<std::size_t> confirm_;  // positions that crashed or failed after other cases ran in their child
+  bool stop_ = false;
+};
+
+// One child that builds the kernel, then runs the cases at positions `mine` in turn, followed
+// through its build and its cases from the files it writes: each phase's deadline runs from the
+// moment the phase before it ended.
+struct CaseRunner::Child {
+  CaseRunner& runner;
+  std::filesystem::path dir;
+  const std::vector<std::size_t>& mine;
+  bool started = false, abandoned = false, built = false;
+  std::size_t done = 0;  // cases finished
+  Clock::time_point phase_start{};
+
+  // Reads what the child wrote since the last look; returns the deadline of the phase it is in.
+  Clock::time_point follow() {
+    CaseRunner& r = runner;
+    const Clock::time_point now = Clock::now();
+    if (!started) started = true, phase_start = now;
+    if (!built) {
+      if (!std::filesystem::exists(dir / "built.json")) return phase_start + after(r.spec_.build_time_limit_s);
+      built = true;
+      r.out_.build_seconds += seconds_between(phase_start, now);
+      phase_start = now;
+    }
+    while (!r.stop_ && !abandoned && done < mine.size()) {
+      const std::filesystem::path file = dir / ("case-" + std::to_string(done) + ".json");
+      if (!std::filesystem::exists(file)) return phase_start + after(r.limit_of(mine[done]));
+      const std::size_t pos = mine[done];
+      r.out_.results[pos] = read_result(file);
+      r.out_.seconds[pos] = seconds_between(phase_start, now);
+      phase_start = now;
+      // A failed OpenCL call leaves a child that is not used again: on a GPU the kernel's fault
+      // ends its context, and every later call fails or hangs; the rest go to a new child. After
+      // other cases ran in this child the failure may be theirs (a heap a kernel wrote past its
+      // buffer into): the case is run again alone, like a crash (see launch).
+      abandoned = reported_failure(r.out_.results[pos]);
+      if (abandoned && done > 0) r.confirm_.push_back(pos);
+      else r.judge(pos);
+      ++done;
+    }
+    return r.stop_ || abandoned ? now : phase_start + std::chrono::seconds(5);  // stopped, or all done: let it exit
+  }
+};
+
+SandboxLimits CaseRunner::limits_for(const std::vector<std::size_t>& mine) const {
+  SandboxLimits limits{spec_.build_time_limit_s, spec_.memory_limit_mb, s_.grading.pocl_threads, s_.pocl_cache()};
+  limits.case_threads = own_threads(mine[0]) ? own_threads(mine[0]) : s_.grading.pocl_threads;
+  limits.limit_address_space = s_.cpu_device;
+  if (s_.cpu_device) zero_fresh_memory(limits);
+  if (!s_.build_service.empty()) limits.environment.emplace_back(kit::kBuildServiceVariable, s_.build_service);
+  for (std::size_t p : mine) limits.seconds += limit_of(p);  // the CPU-time backstop covers them all
+  return limits;
+}
+
+// One child for the cases at positions `mine`. Returns the number of cases it finished; `built`
+// says whether it got past the build.
+std::size_t CaseRunner::launch(const std::vector<std::size_t>& mine, bool& built) {
+  const std::filesystem::path dir = s_.workdir / ("run" + std::to_string(out_.children++));
+  std::filesystem::remove_all(dir);
+  std::filesystem::create_directories(dir);
+  json list = json::array();
+  for (std::size_t p : mine) list.push_back(spec_.cases[indices_[p]].params);
+  write_file_atomically(dir / "cases.json", list.dump());
+  SandboxLimits limits = limits_for(mine);
+  Child child{*this, dir, mine};
+  std::vector<std::string> argv = {s_.grader_exe.string(), "run-case", "--lab", spec_.lab, "--kernel", kernel_.string(),
+                                   "--shown-as", shown_as_, "--cases", (dir / "cases.json").string(),
+                                   "--result-dir", dir.string()};
+  for (const std::string& a : device_args(s_.device)) argv.push_back(a);
+  const ChildOutcome outcome = run_in_sandbox(argv, limits, dir, [&] { return child.follow(); });
+  child.follow();  // what it wrote after the last look
+  built = child.built;
+  if (!built) {  // the build itself did not finish
+    limits.seconds = spec_.build_time_limit_s;
+    out_.build = step_result({json::object(), outcome}, limits);
+    return 0;
+  }
+  out_.build = read_result(dir / "built.json");
+  if (step_status(out_.build) != StepStatus::Built) built = false;
+  if (!built || stop_ || child.abandoned || child.done == mine.size()) return child.done;
+  // The child ended in the case at mine[done]: a time-out, a crash, out of memory.
+  const std::size_t pos = mine[child.done];
+  limits.seconds = limit_of(pos);
+  out_.results[pos] = step_result({json::object(), outcome}, limits);  // no result file: always "sandbox"
+  out_.seconds[pos] = seconds_between(child.phase_start, Clock::now());
+  // A crash or running out of memory after other cases ran in this child may be their doing
+  // (a heap they damaged, memory they held): the case is run again alone, and that run counts.
+  if (child.done > 0 && step_end(out_.results[pos]) != CaseStatus::Timeout) confirm_.push_back(pos);
+  else judge(pos);
+  return child.done + 1;
+}
+
+CaseRuns CaseRunner::run() {
+  // A child runs the cases that need the same PoCL threads, wherever they are in the spec: lab
+  // 08's contention cases (a thread count of their own) in a child of theirs, the others together.
+  // Each case's result keeps its place; the cases are independent of the order they run in.
+  std::vector<std::vector<std::size_t>> groups;
+  for (std::size_t p = 0; p < indices_.size(); ++p) {
+    auto g = std::find_if(groups.begin(), groups.end(), [&](const auto& group) { return own_threads(group[0]) == own_threads(p); });
+    if (g == groups.end()) groups.push_back({p});
+    else g->push_back(p);
+  }
+  for (const std::vector<std::size_t>& group : groups)
+    for (std::size_t next = 0; next < group.size() && !stop_;) {
+      bool built = false;
+      next += launch(std::vector<std::size_t>(group.begin() + long(next), group.end()), built);
+      if (!built) return out_;
+    }
+  // Crashes and failures to confirm, each in a fresh child of its own.
+  for (std::size_t i = 0; i < confirm_.size() && !stop_; ++i) {
+    bool built = false;
+    launch({confirm_[i]}, built);
+    if (!built) return out_;
+  }
+  return out_;
 }
 
 }  // namespace
@@ -88,123 +236,23 @@ json step_result(const ChildRun& run, const SandboxLimits& limits) {
   if (o.end == ChildOutcome::End::Exited && o.exit_code == 0 && run.result.contains("status")) return run.result;
   const std::string reason = o.reason(limits);
   const std::string tail = o.output.size() > 600 ? o.output.substr(o.output.size() - 600) : o.output;
-  return {{"status", "sandbox"},
-          {"end", o.end == ChildOutcome::End::TimedOut             ? "timeout"
-                  : reason.rfind("ran out of memory", 0) == 0 ? "out-of-memory"
-                                                                : "crashed"},
+  return {{"status", StepStatus::Sandbox},
+          {"end", o.end == ChildOutcome::End::TimedOut        ? CaseStatus::Timeout
+                  : reason.rfind("ran out of memory", 0) == 0 ? CaseStatus::OutOfMemory
+                                                              : CaseStatus::Crashed},
           {"reason", reason},
           {"output", tail}};
+}
+
+std::optional<CaseStatus> step_end(const json& result) {
+  if (!result.is_object() || !result.contains("end")) return std::nullopt;
+  return result.at("end").get<CaseStatus>();
 }
 
 CaseRuns run_cases(const LabSpec& spec, const GradeSettings& s, const std::filesystem::path& kernel,
                    const std::string& shown_as, const std::vector<std::size_t>& indices, const CaseJudge& judge) {
   if (s.grading.child_per_case) return one_child_each(spec, s, kernel, shown_as, indices, judge);
-  CaseRuns out;
-  const std::size_t n = indices.size();
-  out.results.assign(n, json());
-  out.seconds.assign(n, 0);
-  const auto limit_of = [&](std::size_t pos) { return spec.cases[indices[pos]].time_limit_s; };
-  const auto own_threads = [&](std::size_t pos) { return case_threads(spec.cases[indices[pos]], 0); };
-  std::vector<std::size_t> confirm;  // positions that crashed or failed after other cases ran in their child
-  bool stop = false;
-
-  // One child: builds the kernel, then runs the cases at positions `mine` in turn. Returns the
-  // number of cases it finished; `built` says whether it got past the build.
-  const auto launch = [&](const std::vector<std::size_t>& mine, bool& built) -> std::size_t {
-    const std::filesystem::path dir = s.workdir / ("run" + std::to_string(out.children++));
-    std::filesystem::remove_all(dir);
-    std::filesystem::create_directories(dir);
-    json list = json::array();
-    for (std::size_t p : mine) list.push_back(spec.cases[indices[p]].params);
-    write_file_atomically(dir / "cases.json", list.dump());
-    SandboxLimits limits{spec.build_time_limit_s, spec.memory_limit_mb, s.grading.pocl_threads, s.pocl_cache()};
-    limits.case_threads = own_threads(mine[0]) ? own_threads(mine[0]) : s.grading.pocl_threads;
-    limits.limit_address_space = s.cpu_device;
-    if (s.cpu_device) zero_fresh_memory(limits);
-    if (!s.build_service.empty()) limits.environment.emplace_back(kit::kBuildServiceVariable, s.build_service);
-    for (std::size_t p : mine) limits.seconds += limit_of(p);  // the CPU-time backstop covers them all
-
-    // Follows the child through its build and its cases from the files it writes: each phase's
-    // deadline runs from the moment the phase before it ended.
-    bool started = false, abandoned = false;
-    built = false;
-    std::size_t done = 0;
-    Clock::time_point phase_start;
-    const auto follow = [&]() -> Clock::time_point {
-      const Clock::time_point now = Clock::now();
-      if (!started) started = true, phase_start = now;
-      if (!built) {
-        if (!std::filesystem::exists(dir / "built.json")) return phase_start + after(spec.build_time_limit_s);
-        built = true;
-        out.build_seconds += seconds_between(phase_start, now);
-        phase_start = now;
-      }
-      while (!stop && !abandoned && done < mine.size()) {
-        const std::filesystem::path file = dir / ("case-" + std::to_string(done) + ".json");
-        if (!std::filesystem::exists(file)) return phase_start + after(limit_of(mine[done]));
-        const std::size_t pos = mine[done];
-        out.results[pos] = read_result(file);
-        out.seconds[pos] = seconds_between(phase_start, now);
-        phase_start = now;
-        // A failed OpenCL call leaves a child that is not used again: on a GPU the kernel's fault
-        // ends its context, and every later call fails or hangs; the rest go to a new child. After
-        // other cases ran in this child the failure may be theirs (a heap a kernel wrote past its
-        // buffer into): the case is run again alone, like a crash below.
-        abandoned = reported_failure(out.results[pos]);
-        if (abandoned && done > 0) confirm.push_back(pos);
-        else if (judge(indices[pos], out.results[pos]) == CaseVerdict::Stop) stop = true;
-        ++done;
-      }
-      return stop || abandoned ? now : phase_start + std::chrono::seconds(5);  // stopped, or all done: let it exit
-    };
-    std::vector<std::string> argv = {s.grader_exe.string(), "run-case", "--lab", spec.lab, "--kernel", kernel.string(),
-                                     "--shown-as", shown_as, "--cases", (dir / "cases.json").string(),
-                                     "--result-dir", dir.string()};
-    for (const std::string& a : device_args(s.device)) argv.push_back(a);
-    const ChildOutcome outcome = run_in_sandbox(argv, limits, dir, follow);
-    follow();  // what it wrote after the last look
-    if (!built) {  // the build itself did not finish
-      limits.seconds = spec.build_time_limit_s;
-      out.build = step_result({json::object(), outcome}, limits);
-      return 0;
-    }
-    out.build = read_result(dir / "built.json");
-    if (out.build.value("status", "") != "built") built = false;
-    if (!built || stop || abandoned || done == mine.size()) return done;
-    // The child ended in the case at mine[done]: a time-out, a crash, out of memory.
-    const std::size_t pos = mine[done];
-    limits.seconds = limit_of(pos);
-    out.results[pos] = step_result({json::object(), outcome}, limits);  // no result file: always "sandbox"
-    out.seconds[pos] = seconds_between(phase_start, Clock::now());
-    // A crash or running out of memory after other cases ran in this child may be their doing
-    // (a heap they damaged, memory they held): the case is run again alone, and that run counts.
-    if (done > 0 && out.results[pos].value("end", "") != "timeout") confirm.push_back(pos);
-    else if (judge(indices[pos], out.results[pos]) == CaseVerdict::Stop) stop = true;
-    return done + 1;
-  };
-
-  // A child runs the cases that need the same PoCL threads, wherever they are in the spec: lab
-  // 08's contention cases (a thread count of their own) in a child of theirs, the others together.
-  // Each case's result keeps its place; the cases are independent of the order they run in.
-  std::vector<std::vector<std::size_t>> groups;
-  for (std::size_t p = 0; p < n; ++p) {
-    auto g = std::find_if(groups.begin(), groups.end(), [&](const auto& group) { return own_threads(group[0]) == own_threads(p); });
-    if (g == groups.end()) groups.push_back({p});
-    else g->push_back(p);
-  }
-  for (const std::vector<std::size_t>& group : groups)
-    for (std::size_t next = 0; next < group.size() && !stop;) {
-      bool built = false;
-      next += launch(std::vector<std::size_t>(group.begin() + long(next), group.end()), built);
-      if (!built) return out;
-    }
-  // Crashes and failures to confirm, each in a fresh child of its own.
-  for (std::size_t i = 0; i < confirm.size() && !stop; ++i) {
-    bool built = false;
-    launch({confirm[i]}, built);
-    if (!built) return out;
-  }
-  return out;
+  return CaseRunner(spec, s, kernel, shown_as, indices, judge).run();
 }
 
 }  // namespace grader

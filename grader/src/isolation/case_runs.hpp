@@ -4,11 +4,13 @@
 // limit; a case that ends its child (time-out, crash) costs that case only.
 #include <filesystem>
 #include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
-#include "judge/grade.hpp"
+#include "isolation/case_child.hpp"
 #include "isolation/sandbox.hpp"
+#include "judge/grade.hpp"
 
 namespace grader {
 
@@ -21,22 +23,26 @@ struct ChildRun {
 ChildRun run_child(const GradeSettings& s, const std::vector<std::string>& prefix, const std::vector<std::string>& args,
                    const SandboxLimits& limits, const std::filesystem::path& dir);
 
-// A normal step's result, or {"status": "sandbox", "end": "timeout" | "crashed" | "out-of-memory",
-// "reason", "output"} when the child did not finish properly.
+// A normal step's result, or {"status": "sandbox", "end": "timeout" | "crashed" | "out-of-memory"
+// (a CaseStatus), "reason", "output"} when the child did not finish properly.
 json step_result(const ChildRun& run, const SandboxLimits& limits);
 
+// How a step that did not finish ended (its "end": Timeout, Crashed or OutOfMemory); none for a
+// step that finished, or a case not run.
+std::optional<CaseStatus> step_end(const json& result);
+
 struct CaseRuns {
-  json build;                  // {"status": "built"}, or why not (as step_result)
+  json build;                  // {"status": "built"} (StepStatus::Built), or why not (as step_result)
   double build_seconds = 0;
   std::vector<json> results;   // per case asked for, in order: as step_result; {} when not run
   std::vector<double> seconds;
   int children = 0;            // child processes started
 };
 
-// What the parent makes of a case's result: passed; lost points; lost points and grading stops
-// there (`grader mutants`' screening).
-enum class CaseVerdict { Passed, Lost, Stop };
-using CaseJudge = std::function<CaseVerdict(std::size_t case_index, const json& result)>;
+// What comes after a case, as the parent judges its result: the next case, or none (`grader
+// mutants`' screening stops at the first case that loses points).
+enum class AfterCase { GoOn, Stop };
+using CaseJudge = std::function<AfterCase(std::size_t case_index, const json& result)>;
 
 // Builds the kernel once and runs spec.cases[indices] in turn in one child, each case under its
 // own time limit from the moment the case before it finished. After a time-out or crash a new

@@ -1,6 +1,8 @@
 #include "isolation/devices.hpp"
 
 #include <algorithm>
+#include <map>
+#include <mutex>
 #include <sstream>
 
 #include "kit/errors.hpp"
@@ -28,9 +30,29 @@ std::string short_device_name(const std::string& summary) {
   return on == std::string::npos ? summary : summary.substr(0, on);
 }
 
+bool is_cpu_device(const kit::DeviceOptions& d) {
+  static std::mutex lock;
+  static std::map<std::pair<std::string, std::string>, bool> known;
+  std::lock_guard<std::mutex> hold(lock);
+  const auto key = std::make_pair(d.platform, d.device);
+  if (!known.count(key)) {
+    const std::vector<kit::PlatformNames> machine = kit::describe_machine();
+    const kit::Choice c = kit::choose_device(machine, d);
+    known[key] = machine[c.platform].is_cpu[c.device];
+  }
+  return known[key];
+}
+
+std::vector<std::string> device_args(const kit::DeviceOptions& device) {
+  std::vector<std::string> args;
+  if (!device.platform.empty()) args.insert(args.end(), {"--platform", device.platform});
+  if (!device.device.empty()) args.insert(args.end(), {"--device", device.device});
+  return args;
+}
+
 namespace {
 
-bool ran(const CaseResult& c) { return !(c.status == "not-run" && c.max_points == 0); }
+bool ran(const CaseResult& c) { return !not_run_on_device(c); }
 
 // The case as graded on several devices.
 CaseResult combine_case(const std::vector<const CaseResult*>& on, const std::vector<std::string>& names) {
@@ -52,9 +74,9 @@ CaseResult combine_case(const std::vector<const CaseResult*>& on, const std::vec
   std::string message, right, wrong, hint;
   for (std::size_t d = 0; d < on.size(); ++d) {
     const CaseResult& x = *on[d];
-    message += (message.empty() ? "" : "; ") + std::string("on ") + names[d] + ": " + x.status + (x.message.empty() ? "" : ", " + x.message);
+    message += (message.empty() ? "" : "; ") + std::string("on ") + names[d] + ": " + word(x.status) + (x.message.empty() ? "" : ", " + x.message);
     if (!ran(x)) continue;
-    if (x.status == "passed") right += (right.empty() ? "" : " and ") + names[d];
+    if (x.status == CaseStatus::Passed) right += (right.empty() ? "" : " and ") + names[d];
     else {
       wrong += (wrong.empty() ? "" : " and ") + names[d];
       if (hint.empty()) hint = x.hint, c.status = x.status;
@@ -77,7 +99,7 @@ LabResult combine_devices(const std::vector<LabResult>& per_device) {
   std::vector<std::string> names;
   for (const LabResult& r : per_device) names.push_back(short_device_name(r.device));
   for (std::size_t d = 0; d < per_device.size(); ++d)
-    if (per_device[d].status != "graded") {  // not built on one device: nothing runs there
+    if (per_device[d].status != LabStatus::Graded) {  // not built on one device: nothing runs there
       LabResult r = per_device[d];
       r.message = "on " + (names[d].empty() ? "device " + std::to_string(d + 1) : names[d]) + ": " + r.message;
       return r;

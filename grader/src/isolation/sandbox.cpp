@@ -71,58 +71,50 @@ std::string ChildOutcome::reason(const SandboxLimits& limits) const {
   return "";
 }
 
-ChildOutcome run_in_sandbox(const std::vector<std::string>& argv, const SandboxLimits& limits,
-                            const std::filesystem::path& workdir, const Deadline& deadline) {
-  std::filesystem::create_directories(workdir);
-  std::filesystem::create_directories(limits.pocl_cache);
-  const std::filesystem::path log = workdir / "child.log";
-  std::vector<char*> args;
-  for (const std::string& a : argv) args.push_back(const_cast<char*>(a.c_str()));
-  args.push_back(nullptr);
+namespace {
 
-  const StepThreads threads = limits.case_threads > 0 ? step_threads(limits.case_threads) : step_threads(argv, limits.pocl_threads);
-  ChildOutcome outcome;
-  const auto start = std::chrono::steady_clock::now();
-  const pid_t parent = getpid();
-  const pid_t pid = fork();
-  if (pid < 0) return outcome;
-  if (pid == 0) {
-    // Child: new process group, limits, private environment, output to the log file.
-    setpgid(0, 0);
-    // If the grader dies (killed batch, Ctrl-C), take this step with it: a student's endless loop
-    // must not outlive the grader that would have stopped it.
-    prctl(PR_SET_PDEATHSIG, SIGKILL);
-    if (getppid() != parent) _exit(125);  // the grader died before the death signal was armed
-    const rlim_t bytes = rlim_t(limits.memory_mb) << 20;
-    const rlim_t cpu = rlim_t(limits.seconds * threads.count) + 10;  // a backstop to the wall clock
-    const struct rlimit memory{bytes, bytes}, no_core{0, 0}, cpu_time{cpu, cpu};
-    if (limits.limit_address_space) setrlimit(RLIMIT_AS, &memory);
-    setrlimit(RLIMIT_CORE, &no_core);
-    setrlimit(RLIMIT_CPU, &cpu_time);
-    const struct rlimit file_size{rlim_t(kMaxFileMiB) << 20, rlim_t(kMaxFileMiB) << 20};  // no file a child writes grows past it
-    setrlimit(RLIMIT_FSIZE, &file_size);
-    setenv("POCL_CACHE_DIR", limits.pocl_cache.c_str(), 1);
-    setenv("POCL_MAX_PTHREAD_COUNT", std::to_string(threads.count).c_str(), 1);
-    setenv("OMP_NUM_THREADS", std::to_string(threads.count).c_str(), 1);
-    // Oclgrind too: with a worker per core it runs work-groups in an order that changes from run
-    // to run, and so do the races it reports between them (a kernel was "unsafe" in one run and
-    // not in the next); an endless loop would also keep every core busy until the time limit.
-    setenv("OCLGRIND_NUM_THREADS", std::to_string(threads.count).c_str(), 1);
-    if (threads.pinned) setenv("POCL_AFFINITY", "1", 1);
-    else unsetenv("POCL_AFFINITY");
-    for (const auto& [name, value] : limits.environment) setenv(name.c_str(), value.c_str(), 1);
-    const int fd = ::open(log.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-    if (fd >= 0) {
-      dup2(fd, STDOUT_FILENO);
-      dup2(fd, STDERR_FILENO);
-      ::close(fd);
-    }
-    if (chdir(workdir.c_str()) != 0) _exit(126);
-    execv(args[0], args.data());
-    _exit(127);
+// The child's side of run_in_sandbox, between fork and exec: its own process group, the limits,
+// a private environment, its output to `log`. Never returns.
+[[noreturn]] void start_child(std::vector<char*>& args, const SandboxLimits& limits, const StepThreads& threads,
+                              const std::filesystem::path& workdir, const std::filesystem::path& log, pid_t parent) {
+  setpgid(0, 0);
+  // If the grader dies (killed batch, Ctrl-C), take this step with it: a student's endless loop
+  // must not outlive the grader that would have stopped it.
+  prctl(PR_SET_PDEATHSIG, SIGKILL);
+  if (getppid() != parent) _exit(125);  // the grader died before the death signal was armed
+  const rlim_t bytes = rlim_t(limits.memory_mb) << 20;
+  const rlim_t cpu = rlim_t(limits.seconds * threads.count) + 10;  // a backstop to the wall clock
+  const struct rlimit memory{bytes, bytes}, no_core{0, 0}, cpu_time{cpu, cpu};
+  if (limits.limit_address_space) setrlimit(RLIMIT_AS, &memory);
+  setrlimit(RLIMIT_CORE, &no_core);
+  setrlimit(RLIMIT_CPU, &cpu_time);
+  const struct rlimit file_size{rlim_t(kMaxFileMiB) << 20, rlim_t(kMaxFileMiB) << 20};  // no file a child writes grows past it
+  setrlimit(RLIMIT_FSIZE, &file_size);
+  setenv("POCL_CACHE_DIR", limits.pocl_cache.c_str(), 1);
+  setenv("POCL_MAX_PTHREAD_COUNT", std::to_string(threads.count).c_str(), 1);
+  setenv("OMP_NUM_THREADS", std::to_string(threads.count).c_str(), 1);
+  // Oclgrind too: with a worker per core it runs work-groups in an order that changes from run
+  // to run, and so do the races it reports between them (a kernel was "unsafe" in one run and
+  // not in the next); an endless loop would also keep every core busy until the time limit.
+  setenv("OCLGRIND_NUM_THREADS", std::to_string(threads.count).c_str(), 1);
+  if (threads.pinned) setenv("POCL_AFFINITY", "1", 1);
+  else unsetenv("POCL_AFFINITY");
+  for (const auto& [name, value] : limits.environment) setenv(name.c_str(), value.c_str(), 1);
+  const int fd = ::open(log.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+  if (fd >= 0) {
+    dup2(fd, STDOUT_FILENO);
+    dup2(fd, STDERR_FILENO);
+    ::close(fd);
   }
-  setpgid(pid, pid);  // also from here, so the group exists before any kill
+  if (chdir(workdir.c_str()) != 0) _exit(126);
+  execv(args[0], args.data());
+  _exit(127);
+}
 
+// Waits for the child `pid` until it ends or the deadline passes (then its whole group is killed);
+// sets how it ended and its seconds in `outcome`.
+void wait_for(pid_t pid, const SandboxLimits& limits, const Deadline& deadline, std::chrono::steady_clock::time_point start,
+              ChildOutcome& outcome) {
   const auto fixed_end = start + std::chrono::duration_cast<std::chrono::steady_clock::duration>(
                                      std::chrono::duration<double>(limits.seconds));
   int status = 0;
@@ -148,15 +140,41 @@ ChildOutcome run_in_sandbox(const std::vector<std::string>& argv, const SandboxL
       outcome.signal = WTERMSIG(status);
     }
   }
+}
+
+// The child's output kept: all of it, or its head and its tail (half of limits.output_bytes each).
+std::string kept_output(const std::filesystem::path& log, const SandboxLimits& limits) {
   try {
     const std::string text = read_file(log);
     const std::size_t half = limits.output_bytes / 2;
-    outcome.output = text.size() <= limits.output_bytes
-                         ? text
-                         : text.substr(0, half) + "\n[... output cut ...]\n" + text.substr(text.size() - half);
+    return text.size() <= limits.output_bytes ? text
+                                              : text.substr(0, half) + "\n[... output cut ...]\n" + text.substr(text.size() - half);
   } catch (...) {
-    outcome.output.clear();
+    return "";
   }
+}
+
+}  // namespace
+
+ChildOutcome run_in_sandbox(const std::vector<std::string>& argv, const SandboxLimits& limits,
+                            const std::filesystem::path& workdir, const Deadline& deadline) {
+  std::filesystem::create_directories(workdir);
+  std::filesystem::create_directories(limits.pocl_cache);
+  const std::filesystem::path log = workdir / "child.log";
+  std::vector<char*> args;
+  for (const std::string& a : argv) args.push_back(const_cast<char*>(a.c_str()));
+  args.push_back(nullptr);
+
+  const StepThreads threads = limits.case_threads > 0 ? step_threads(limits.case_threads) : step_threads(argv, limits.pocl_threads);
+  ChildOutcome outcome;
+  const auto start = std::chrono::steady_clock::now();
+  const pid_t parent = getpid();
+  const pid_t pid = fork();
+  if (pid < 0) return outcome;
+  if (pid == 0) start_child(args, limits, threads, workdir, log, parent);
+  setpgid(pid, pid);  // also from here, so the group exists before any kill
+  wait_for(pid, limits, deadline, start, outcome);
+  outcome.output = kept_output(log, limits);
   return outcome;
 }
 

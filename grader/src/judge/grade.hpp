@@ -36,22 +36,13 @@ struct GradeSettings {
   std::filesystem::path pocl_cache() const { return shared_pocl_cache.empty() ? workdir / "pocl-cache" : shared_pocl_cache; }
 };
 
-// Whether the device `d` picks here is a CPU device (asked once per choice, then remembered).
-bool is_cpu_device(const kit::DeviceOptions& d);
-
-// The `run-case` arguments that pick `device` (none for the default).
-std::vector<std::string> device_args(const kit::DeviceOptions& device);
-
 // A result with every case (and safety check) "not-run" and 0 points: for a submission whose
 // kernel is missing, rejected or not built.
-LabResult not_graded(const LabSpec& spec, const GradeSettings& settings, const std::string& student,
-                     const std::string& status, const std::string& message);
+LabResult not_graded(const LabSpec& spec, const GradeSettings& settings, const std::string& student, LabStatus status,
+                     const std::string& message);
 
-// The spec's points policy, applied to a graded lab: every point that is not a correctness point
-// (speed, memory safety, algorithm) is scaled by the fraction of the case points earned, rounded down
-// to hundredths, and its message says so.
-void apply_points_policy(const LabSpec& spec, LabResult& r);
-
+// Finds and screens the kernel file and grades it on each of grading.devices (else `device`), the
+// Oclgrind checks with the first; one result, combined across the devices.
 LabResult grade_lab(const LabSpec& spec, const LabReference& reference, const std::filesystem::path& submission,
                     const std::string& student, const GradeSettings& settings);
 

@@ -47,7 +47,7 @@ std::string code_without_comments(const std::string& source) {
 }
 
 bool quotes_the_file(const LabResult& r, const std::string& shown_as) {
-  if (r.status == "build-error") return true;
+  if (r.status == LabStatus::BuildError) return true;
   const std::string position = shown_as + ":";
   if (r.message.find(position) != std::string::npos) return true;
   for (const CaseResult& c : r.cases)

@@ -39,7 +39,7 @@ std::string algorithm_name(const AlgorithmCheck& check) { return "algorithm: " +
 std::vector<CaseResult> algorithm_results(const AlgorithmSpec& spec, const std::vector<KernelWork>& measured) {
   std::vector<CaseResult> results;
   for (const AlgorithmCheck& check : spec.checks) {
-    CaseResult c{algorithm_name(check), spec.visible, 0, check.points, "passed", "", "", 0, "algorithm"};
+    CaseResult c{algorithm_name(check), spec.visible, 0, check.points, CaseStatus::Passed, "", "", 0, CaseKind::Algorithm};
     std::size_t groups = 0, launches = 0, worst_span = 0;
     for (const KernelWork& k : measured) {
       if (k.kernel != check.kernel) continue;
@@ -49,13 +49,13 @@ std::vector<CaseResult> algorithm_results(const AlgorithmSpec& spec, const std::
         ++groups;
         worst_span = std::max(worst_span, g.span);
         const std::string f = fault(check, g, k);
-        if (!f.empty() && c.status == "passed") c.status = "wrong", c.message = f;
+        if (!f.empty() && c.status == CaseStatus::Passed) c.status = CaseStatus::Wrong, c.message = f;
       }
     }
     if (launches == 0) {
-      c.status = "not-run";
+      c.status = CaseStatus::NotRun;
       c.message = "the kernel " + check.kernel + " was not launched in the safety run, so its algorithm could not be measured";
-    } else if (c.status == "passed") {
+    } else if (c.status == CaseStatus::Passed) {
       c.points = check.points;
       c.message = check.expect + "; measured in " + std::to_string(groups) + " work-group(s) of " + std::to_string(launches) +
                   " launch(es): longest chain of " + check.ops + " " + std::to_string(worst_span);
@@ -69,10 +69,10 @@ std::vector<CaseResult> algorithm_results(const AlgorithmSpec& spec, const std::
   return results;
 }
 
-std::vector<CaseResult> algorithm_not_run(const AlgorithmSpec& spec, const std::string& status, const std::string& why) {
+std::vector<CaseResult> algorithm_not_run(const AlgorithmSpec& spec, CaseStatus status, const std::string& why) {
   std::vector<CaseResult> results;
   for (const AlgorithmCheck& check : spec.checks)
-    results.push_back({algorithm_name(check), spec.visible, 0, check.points, status, why, "", 0, "algorithm"});
+    results.push_back({algorithm_name(check), spec.visible, 0, check.points, status, why, "", 0, CaseKind::Algorithm});
   return results;
 }
 

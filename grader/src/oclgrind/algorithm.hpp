@@ -18,7 +18,7 @@ std::string algorithm_name(const AlgorithmCheck& check);
 // fails with that reason. Points are the full points or 0: the points policy scales them later.
 std::vector<CaseResult> algorithm_results(const AlgorithmSpec& spec, const std::vector<KernelWork>& measured);
 
-// The results of every check marked "not-run" with `why`.
-std::vector<CaseResult> algorithm_not_run(const AlgorithmSpec& spec, const std::string& status, const std::string& why);
+// The results of every check, each with `status` and `why` and no points.
+std::vector<CaseResult> algorithm_not_run(const AlgorithmSpec& spec, CaseStatus status, const std::string& why);
 
 }  // namespace grader

@@ -89,7 +89,7 @@ void make_references(const std::filesystem::path& dir, const std::vector<LabSpec
       json reference = driver.reference(c.params);
       json outputs = driver.run_case(rt, kernel, kernel.string(), c.params);
       outputs.erase("seconds");
-      const Comparison check = driver.compare(c.params, spec.tolerance, reference, outputs);
+      const kit::Verdict check = driver.compare(c.params, spec.tolerance, reference, outputs);
       if (!check.pass)
         throw kit::Error("the solution " + kernel.string() + " fails case '" + c.name + "' of " + spec.lab + ": " +
                          check.message);
@@ -101,7 +101,7 @@ void make_references(const std::filesystem::path& dir, const std::vector<LabSpec
       const json& params = spec.speed->params;
       json reference = driver.reference(params), outputs = driver.run_case(rt, kernel, kernel.string(), params);
       outputs.erase("seconds");
-      const Comparison check = driver.compare(params, spec.tolerance, reference, outputs);
+      const kit::Verdict check = driver.compare(params, spec.tolerance, reference, outputs);
       if (!check.pass) throw kit::Error("the solution " + kernel.string() + " fails the speed case of " + spec.lab + ": " + check.message);
       cases[kSpeedCase] = {{"params", params}, {"reference", reference}, {"solution_sha256", sha256_hex(outputs.dump())}};
     }

@@ -161,6 +161,71 @@ AlgorithmSpec load_algorithm(const std::string& where, const json& node, const L
   return a;
 }
 
+// The tolerance policy is stated once, by the lab's code: its check applies it, and its adapter's
+// tolerance() names it. A spec that states one too is refused, so that the two cannot differ.
+json load_tolerance(const Reader& top, const LabSpec& spec, const LabDriver& driver) {
+  const json tolerance = driver.tolerance();
+  if (top.node.contains("tolerance"))
+    top.fail("tolerance", "a spec does not state the tolerance: lab " + spec.lab.substr(0, 2) + "'s check applies " +
+                              tolerance.dump() + " (its adapter's tolerance(), labs/" + spec.lab + "/grading.cpp); remove the field");
+  try {
+    check_tolerance_names(tolerance);
+  } catch (const kit::Error& e) {
+    throw kit::Error(spec.file.string() + ": lab " + spec.lab.substr(0, 2) + "'s tolerance() (labs/" + spec.lab + "/grading.cpp): " + e.what());
+  }
+  return tolerance;
+}
+
+// The spec's graded cases, each checked against the case fields and the lab's own rules.
+std::vector<CaseSpec> load_cases(const Reader& top, const LabSpec& spec, const LabDriver& driver, double default_time) {
+  const json& cases = top.need("cases");
+  if (!cases.is_array() || cases.empty()) top.fail("cases", "must be a non-empty array");
+  std::vector<CaseSpec> loaded;
+  std::set<std::string> names;
+  for (std::size_t i = 0; i < cases.size(); ++i) {
+    const Reader r{spec.file.string() + ": cases[" + std::to_string(i) + "]", cases[i]};
+    if (!cases[i].is_object()) r.fail("", "must be a JSON object");
+    CaseSpec c;
+    c.name = r.text("name");
+    if (!names.insert(c.name).second) r.fail("name", "'" + c.name + "' is used by an earlier case");
+    c.points = r.number("points", 0, true);
+    const std::string visibility = r.text("visibility");
+    if (visibility != "visible" && visibility != "hidden")
+      r.fail("visibility", "must be \"visible\" or \"hidden\", not \"" + visibility + "\"");
+    c.visible = visibility == "visible";
+    c.time_limit_s = r.number("time_limit_s", default_time);
+    c.params = cases[i];
+    for (const char* key : {"name", "points", "visibility", "time_limit_s"}) c.params.erase(key);
+    try {
+      validate_case(spec, driver, c.params, false);
+    } catch (const kit::Error& e) {
+      r.fail("", e.what());
+    }
+    loaded.push_back(c);
+  }
+  return loaded;
+}
+
+// The speed case (lab 06): the kernel timed against the stored solution.
+SpeedSpec load_speed(const Reader& r, const LabSpec& spec, const LabDriver& driver) {
+  SpeedSpec s;
+  s.params = r.need("case");
+  try {
+    validate_case(spec, driver, s.params, false);
+  } catch (const kit::Error& e) {
+    r.fail("case", e.what());
+  }
+  s.points = r.number("points", 0, true);
+  s.full_at = r.number("full_at", 0.8);
+  s.pairs = int(r.number("pairs", 15));
+  s.time_limit_s = r.number("time_limit_s", 60);
+  const std::string visibility = r.text("visibility");
+  if (visibility != "visible" && visibility != "hidden") r.fail("visibility", "must be \"visible\" or \"hidden\"");
+  s.visible = visibility == "visible";
+  s.slow_hint = r.text("slow_hint");
+  return s;
+}
+
 }  // namespace
 
 LabSpec load_spec(const std::filesystem::path& file) {
@@ -192,63 +257,11 @@ LabSpec load_spec(const std::filesystem::path& file) {
 
   const LabDriver& driver = lab_driver(spec.lab);  // throws naming the known labs
   spec.case_fields = load_case_fields(file.string(), top.need("case_fields"));
-  // The tolerance policy is stated once, by the lab's code: its check applies it, and its adapter's
-  // tolerance() names it. A spec that states one too is refused, so that the two cannot differ.
-  spec.tolerance = driver.tolerance();
-  if (doc.contains("tolerance"))
-    top.fail("tolerance", "a spec does not state the tolerance: lab " + spec.lab.substr(0, 2) + "'s check applies " +
-                              spec.tolerance.dump() + " (its adapter's tolerance(), labs/" + spec.lab +
-                              "/grading.cpp); remove the field");
-  try {
-    check_tolerance_names(spec.tolerance);
-  } catch (const kit::Error& e) {
-    throw kit::Error(file.string() + ": lab " + spec.lab.substr(0, 2) + "'s tolerance() (labs/" + spec.lab + "/grading.cpp): " + e.what());
-  }
-  const json& cases = top.need("cases");
-  if (!cases.is_array() || cases.empty()) top.fail("cases", "must be a non-empty array");
-  std::set<std::string> names;
-  for (std::size_t i = 0; i < cases.size(); ++i) {
-    const Reader r{file.string() + ": cases[" + std::to_string(i) + "]", cases[i]};
-    if (!cases[i].is_object()) r.fail("", "must be a JSON object");
-    CaseSpec c;
-    c.name = r.text("name");
-    if (!names.insert(c.name).second) r.fail("name", "'" + c.name + "' is used by an earlier case");
-    c.points = r.number("points", 0, true);
-    const std::string visibility = r.text("visibility");
-    if (visibility != "visible" && visibility != "hidden")
-      r.fail("visibility", "must be \"visible\" or \"hidden\", not \"" + visibility + "\"");
-    c.visible = visibility == "visible";
-    c.time_limit_s = r.number("time_limit_s", default_time);
-    c.params = cases[i];
-    for (const char* key : {"name", "points", "visibility", "time_limit_s"}) c.params.erase(key);
-    try {
-      validate_case(spec, driver, c.params, false);
-    } catch (const kit::Error& e) {
-      r.fail("", e.what());
-    }
-    spec.cases.push_back(c);
-  }
+  spec.tolerance = load_tolerance(top, spec, driver);
+  spec.cases = load_cases(top, spec, driver, default_time);
   if (doc.contains("safety")) spec.safety = load_safety(file.string(), doc["safety"], spec, driver);
   if (doc.contains("algorithm")) spec.algorithm = load_algorithm(file.string(), doc["algorithm"], spec);
-  if (doc.contains("speed")) {
-    const Reader r{file.string() + ": speed", doc["speed"]};
-    SpeedSpec s;
-    s.params = r.need("case");
-    try {
-      validate_case(spec, driver, s.params, false);
-    } catch (const kit::Error& e) {
-      r.fail("case", e.what());
-    }
-    s.points = r.number("points", 0, true);
-    s.full_at = r.number("full_at", 0.8);
-    s.pairs = int(r.number("pairs", 15));
-    s.time_limit_s = r.number("time_limit_s", 60);
-    const std::string visibility = r.text("visibility");
-    if (visibility != "visible" && visibility != "hidden") r.fail("visibility", "must be \"visible\" or \"hidden\"");
-    s.visible = visibility == "visible";
-    s.slow_hint = r.text("slow_hint");
-    spec.speed = s;
-  }
+  if (doc.contains("speed")) spec.speed = load_speed(Reader{file.string() + ": speed", doc["speed"]}, spec, driver);
   return spec;
 }
 

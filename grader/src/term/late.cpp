@@ -65,7 +65,7 @@ void apply_late_penalty(const LabSpec& spec, std::filesystem::file_time_type han
   char text[200];
   std::snprintf(text, sizeof text, "handed in %.1f hours after the deadline (%d day(s) late): %.0f%% of the %s points earned",
                 hours, days, fraction * 100, format_points(r.points()).c_str());
-  r.cases.push_back({"late penalty", true, -penalty, 0, "late", text, "", 0, "late"});
+  r.cases.push_back({"late penalty", true, -penalty, 0, CaseStatus::Late, text, "", 0, CaseKind::Late});
 }
 
 }  // namespace grader

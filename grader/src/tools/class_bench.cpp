@@ -93,9 +93,9 @@ Timed grade(const ClassBenchOptions& o, const fs::path& submissions, const fs::p
 // What a verdict is made of: each case's status and points. The speed case's points follow a
 // timing, so only whether it counted (a right result) is compared.
 std::string verdict_of(const CaseResult& c) {
-  if (c.kind == "speed") return c.status == "passed" || c.status == "slow" ? "right" : c.status;
+  if (c.kind == CaseKind::Speed) return c.status == CaseStatus::Passed || c.status == CaseStatus::Slow ? "right" : word(c.status);
   std::ostringstream text;
-  text << c.status << " " << c.points;
+  text << word(c.status) << " " << c.points;
   return text.str();
 }
 

@@ -9,6 +9,7 @@
 
 #include "batch/batch.hpp"
 #include "core/files.hpp"
+#include "core/words.hpp"
 #include "judge/grade.hpp"
 #include "kit/errors.hpp"
 #include "tools/mutate.hpp"
@@ -47,15 +48,32 @@ fs::path fresh_dir(const fs::path& dir) {
   return dir;
 }
 
-// How a graded mutant counts: not-compiled, survived (full points), killed (lost a point in a check
-// the grader finished), or error (lost points only where the grader itself failed).
-std::string classify(const LabResult& r, double full) {
-  if (r.status == "build-error" || r.status == "rejected") return "not-compiled";
-  if (r.status != "graded") return "error";
-  if (r.points() + 1e-9 >= full) return "survived";
+// How a graded mutant counts: its "status" in mutants.json, one word each.
+enum class MutantVerdict {
+  NotCompiled,  // "not-compiled": not built, or rejected; not counted in the score
+  Killed,       // "killed": lost a point in a check the grader finished; counted, caught
+  Survived,     // "survived": full points; counted, not caught
+  Equivalent,   // "equivalent": survived, and listed as equivalent to the solution with the reason; not counted
+  Error,        // "error": lost points only where the grader itself failed; not counted
+};
+
+constexpr Word<MutantVerdict> kMutantVerdictWords[] = {{MutantVerdict::NotCompiled, "not-compiled"},
+                                                       {MutantVerdict::Killed, "killed"},
+                                                       {MutantVerdict::Survived, "survived"},
+                                                       {MutantVerdict::Equivalent, "equivalent"},
+                                                       {MutantVerdict::Error, "error"}};
+static_assert(one_word_each(kMutantVerdictWords, MutantVerdict::Error));
+
+std::string word(MutantVerdict verdict) { return word_in(kMutantVerdictWords, verdict); }
+void to_json(json& j, MutantVerdict verdict) { j = word(verdict); }
+
+MutantVerdict classify(const LabResult& r, double full) {
+  if (r.status == LabStatus::BuildError || r.status == LabStatus::Rejected) return MutantVerdict::NotCompiled;
+  if (r.status != LabStatus::Graded) return MutantVerdict::Error;
+  if (r.points() + 1e-9 >= full) return MutantVerdict::Survived;
   for (const CaseResult& c : r.cases)
-    if (c.status != "error" && c.points + 1e-9 < c.max_points) return "killed";
-  return "error";
+    if (c.status != CaseStatus::Error && c.points + 1e-9 < c.max_points) return MutantVerdict::Killed;
+  return MutantVerdict::Error;
 }
 
 enum class Screening { StopAtFirstLoss, Whole };
@@ -81,12 +99,116 @@ double grade_control(const LabSpec& spec, const LabReference& reference, const s
   const GradeSettings settings{fs::read_symlink("/proc/self/exe"), dir / ".work", o.grading};
   const LabResult r = grade_lab(spec, reference, dir / "solution", "solution", settings);
   fs::remove_all(dir / ".work");
-  if (r.status == "graded" && r.points() + 1e-9 >= r.max_points()) return r.max_points();
-  std::string why = r.status == "graded" ? "" : "\n  " + r.status + ": " + r.message;
+  if (r.status == LabStatus::Graded && r.points() + 1e-9 >= r.max_points()) return r.max_points();
+  std::string why = r.status == LabStatus::Graded ? "" : "\n  " + word(r.status) + ": " + r.message;
   for (const CaseResult& c : r.cases)
-    if (c.points + 1e-9 < c.max_points) why += "\n  " + c.name + ": " + c.status + " " + c.message;
+    if (c.points + 1e-9 < c.max_points) why += "\n  " + c.name + ": " + word(c.status) + " " + c.message;
   throw kit::Error("the control, solutions/" + spec.lab + "/" + spec.kernel_file + ", scored " + format_points(r.points()) + " of " +
                    format_points(r.max_points()) + " points: the spec or the references of " + spec.lab + " are broken" + why);
+}
+
+// A mutant to grade: its folder's name and the mutant.
+using Picked = std::vector<std::pair<std::string, const Mutant*>>;
+
+// Up to o.max_per_lab of `all`, spread evenly, each written into its folder under DIR/mutants/.
+Picked write_mutants(const MutantsOptions& o, const LabSpec& spec, const std::vector<Mutant>& all, const fs::path& dir) {
+  Picked picked;
+  for (const std::size_t i : pick_evenly(all.size(), o.max_per_lab)) {
+    char id[16];
+    std::snprintf(id, sizeof id, "m%04zu", i + 1);
+    picked.push_back({std::string(id) + "-" + all[i].op + "-L" + std::to_string(all[i].line), &all[i]});
+    write_file_atomically(dir / "mutants" / picked.back().first / spec.kernel_file, all[i].source);
+  }
+  return picked;
+}
+
+// Grades the mutants like students; returns the report that decides each, by its folder's name.
+std::map<std::string, fs::path> grade_mutants(const MutantsOptions& o, const LabSpec& spec, const Picked& picked,
+                                              const fs::path& dir, double full, std::ostream& out) {
+  // With the safety checks, the cases come first, without Oclgrind, each mutant up to its first
+  // case that loses points: such a mutant loses them in the full grading too (same cases, same
+  // references), so it is killed, and only the others are graded again with the whole spec. Same
+  // counts, a fraction of the time.
+  std::map<std::string, fs::path> report_of;  // mutant folder -> the report that decides it
+  std::vector<std::string> full_grading;
+  if (o.grading.safety()) {
+    LabSpec cases_only = spec;
+    cases_only.algorithm.reset();
+    grade_class(mutant_batch(o, dir / "mutants", dir / "screened", cases_only, Screening::StopAtFirstLoss), out);
+    for (const auto& [name, m] : picked) {
+      const fs::path report = dir / "screened" / name / "report.json";
+      const MutantVerdict verdict = classify(lab_result_from_json(json::parse(read_file(report)).at("labs").at(0)), full);
+      if (verdict == MutantVerdict::Killed || verdict == MutantVerdict::NotCompiled) report_of[name] = report;
+      else full_grading.push_back(name);
+    }
+    out << "== " << spec.lab << ": " << report_of.size() << " settled by the cases alone; " << full_grading.size()
+        << " graded again with the safety and algorithm checks\n" << std::flush;
+    fs::create_directories(dir / "full");
+    for (const std::string& name : full_grading) fs::rename(dir / "mutants" / name, dir / "full" / name);
+    if (!full_grading.empty())
+      grade_class(mutant_batch(o, dir / "full", dir / "graded", spec, Screening::Whole), out);
+    for (const std::string& name : full_grading) fs::rename(dir / "full" / name, dir / "mutants" / name);
+  } else {
+    grade_class(mutant_batch(o, dir / "mutants", dir / "graded", spec, Screening::StopAtFirstLoss), out);
+  }
+  for (const auto& [name, m] : picked)
+    if (!report_of.count(name)) report_of[name] = dir / "graded" / name / "report.json";
+  return report_of;
+}
+
+// Counts each mutant's verdict into `s` and records it in s.mutants; a survivor listed in the
+// lab's equivalent list counts as equivalent. Returns the warnings about that list.
+std::vector<std::string> count_mutants(const MutantsOptions& o, const LabSpec& spec, const Picked& picked,
+                                       const std::map<std::string, fs::path>& report_of, LabSummary& s) {
+  const fs::path list = o.equivalents / (spec.lab + ".equivalent.json");
+  const std::vector<KnownEquivalent> known = load_equivalents(list);
+  std::vector<bool> used(known.size(), false);
+  std::vector<std::string> warnings;
+  for (const auto& [name, m] : picked) {
+    const json report = json::parse(read_file(report_of.at(name)));
+    const LabResult r = lab_result_from_json(report.at("labs").at(0));
+    MutantVerdict verdict = classify(r, s.full);
+    std::string why;
+    for (std::size_t k = 0; k < known.size(); ++k)
+      if (known[k].op == m->op && known[k].line == m->line && known[k].after == m->after) {
+        used[k] = true;
+        if (verdict == MutantVerdict::Survived) verdict = MutantVerdict::Equivalent, why = known[k].why;
+        else warnings.push_back(name + " is listed as equivalent in " + list.string() + " but is " + word(verdict) + ": remove it from the list");
+      }
+    s.not_compiled += verdict == MutantVerdict::NotCompiled;
+    s.killed += verdict == MutantVerdict::Killed;
+    s.survived += verdict == MutantVerdict::Survived;
+    s.equivalent += verdict == MutantVerdict::Equivalent;
+    s.errors += verdict == MutantVerdict::Error;
+    json record = {{"lab", spec.lab}, {"id", name.substr(0, 5)}, {"operator", m->op},    {"line", m->line},
+                   {"before", m->before}, {"after", m->after},     {"status", verdict}, {"points", r.points()},
+                   {"max_points", s.full}};
+    if (!why.empty()) record["why"] = why;
+    s.mutants.push_back(record);
+  }
+  if (o.max_per_lab == 0)  // with a cap, a listed mutant may simply not have been made
+    for (std::size_t k = 0; k < known.size(); ++k)
+      if (!used[k])
+        warnings.push_back(list.string() + ": no mutant matches entry " + std::to_string(k + 1) + " (" + known[k].op + ", line " +
+                           std::to_string(known[k].line) + "): the solution changed; update the list");
+  return warnings;
+}
+
+// One lab's summary, the warnings about its equivalent list, and its survivors.
+void print_summary(const LabSummary& s, const std::vector<std::string>& warnings, std::ostream& out) {
+  out << "\n" << s.lab << ": " << s.made << " mutants made (of " << s.generated << "), " << s.not_compiled << " not compiled, "
+      << s.killed << " killed, " << s.survived << " survived, " << s.equivalent << " equivalent (listed), " << s.errors
+      << " grader errors\n";
+  out << "  control: the solution scored " << format_points(s.control) << "/" << format_points(s.full) << "\n";
+  out << "  mutation score: " << s.killed << "/" << s.counted() << " = " << percent(s.killed, s.counted())
+      << " (killed / (made - not compiled - equivalent - grader errors))\n";
+  for (const std::string& w : warnings) out << "  warning: " << w << "\n";
+  for (const json& m : s.mutants)
+    if (m["status"] == word(MutantVerdict::Survived))
+      out << "  survived: " << m["id"].get<std::string>() << " " << m["operator"].get<std::string>() << ", line " << m["line"] << "\n"
+          << "    before: " << m["before"].get<std::string>() << "\n"
+          << "    after:  " << m["after"].get<std::string>() << "\n";
+  out << std::flush;
 }
 
 // Makes, grades and counts the mutants of one lab; prints its summary and survivors.
@@ -102,90 +224,14 @@ LabSummary mutate_lab(const MutantsOptions& o, LabSpec spec, std::ostream& out) 
 
   const std::vector<Mutant> all = make_mutants(source);
   s.generated = all.size();
-  std::vector<std::pair<std::string, const Mutant*>> picked;  // folder name, mutant
-  for (const std::size_t i : pick_evenly(all.size(), o.max_per_lab)) {
-    char id[16];
-    std::snprintf(id, sizeof id, "m%04zu", i + 1);
-    picked.push_back({std::string(id) + "-" + all[i].op + "-L" + std::to_string(all[i].line), &all[i]});
-    write_file_atomically(dir / "mutants" / picked.back().first / spec.kernel_file, all[i].source);
-  }
+  const Picked picked = write_mutants(o, spec, all, dir);
   s.made = picked.size();
   out << "== " << spec.lab << ": " << s.made << " of " << s.generated << " mutants, graded like students\n" << std::flush;
   fs::create_directories(dir / "mutants");
-  // With the safety checks, the cases come first, without Oclgrind, each mutant up to its first
-  // case that loses points: such a mutant loses them in the full grading too (same cases, same
-  // references), so it is killed, and only the others are graded again with the whole spec. Same
-  // counts, a fraction of the time.
-  std::map<std::string, fs::path> report_of;  // mutant folder -> the report that decides it
-  std::vector<std::string> full_grading;
-  if (o.grading.safety()) {
-    LabSpec cases_only = spec;
-    cases_only.algorithm.reset();
-    grade_class(mutant_batch(o, dir / "mutants", dir / "screened", cases_only, Screening::StopAtFirstLoss), out);
-    for (const auto& [name, m] : picked) {
-      const fs::path report = dir / "screened" / name / "report.json";
-      const std::string status = classify(lab_result_from_json(json::parse(read_file(report)).at("labs").at(0)), s.full);
-      if (status == "killed" || status == "not-compiled") report_of[name] = report;
-      else full_grading.push_back(name);
-    }
-    out << "== " << spec.lab << ": " << report_of.size() << " settled by the cases alone; " << full_grading.size()
-        << " graded again with the safety and algorithm checks\n" << std::flush;
-    fs::create_directories(dir / "full");
-    for (const std::string& name : full_grading) fs::rename(dir / "mutants" / name, dir / "full" / name);
-    if (!full_grading.empty())
-      grade_class(mutant_batch(o, dir / "full", dir / "graded", spec, Screening::Whole), out);
-    for (const std::string& name : full_grading) fs::rename(dir / "full" / name, dir / "mutants" / name);
-  } else {
-    grade_class(mutant_batch(o, dir / "mutants", dir / "graded", spec, Screening::StopAtFirstLoss), out);
-  }
-  for (const auto& [name, m] : picked)
-    if (!report_of.count(name)) report_of[name] = dir / "graded" / name / "report.json";
-
-  const fs::path list = o.equivalents / (spec.lab + ".equivalent.json");
-  const std::vector<KnownEquivalent> known = load_equivalents(list);
-  std::vector<bool> used(known.size(), false);
-  std::vector<std::string> warnings;
-  for (const auto& [name, m] : picked) {
-    const json report = json::parse(read_file(report_of.at(name)));
-    const LabResult r = lab_result_from_json(report.at("labs").at(0));
-    std::string status = classify(r, s.full), why;
-    for (std::size_t k = 0; k < known.size(); ++k)
-      if (known[k].op == m->op && known[k].line == m->line && known[k].after == m->after) {
-        used[k] = true;
-        if (status == "survived") status = "equivalent", why = known[k].why;
-        else warnings.push_back(name + " is listed as equivalent in " + list.string() + " but is " + status + ": remove it from the list");
-      }
-    s.not_compiled += status == "not-compiled";
-    s.killed += status == "killed";
-    s.survived += status == "survived";
-    s.equivalent += status == "equivalent";
-    s.errors += status == "error";
-    json record = {{"lab", spec.lab}, {"id", name.substr(0, 5)}, {"operator", m->op},   {"line", m->line},
-                   {"before", m->before}, {"after", m->after},     {"status", status}, {"points", r.points()},
-                   {"max_points", s.full}};
-    if (!why.empty()) record["why"] = why;
-    s.mutants.push_back(record);
-  }
-  if (o.max_per_lab == 0)  // with a cap, a listed mutant may simply not have been made
-    for (std::size_t k = 0; k < known.size(); ++k)
-      if (!used[k])
-        warnings.push_back(list.string() + ": no mutant matches entry " + std::to_string(k + 1) + " (" + known[k].op + ", line " +
-                           std::to_string(known[k].line) + "): the solution changed; update the list");
+  const std::map<std::string, fs::path> report_of = grade_mutants(o, spec, picked, dir, s.full, out);
+  const std::vector<std::string> warnings = count_mutants(o, spec, picked, report_of, s);
   s.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-
-  out << "\n" << spec.lab << ": " << s.made << " mutants made (of " << s.generated << "), " << s.not_compiled << " not compiled, "
-      << s.killed << " killed, " << s.survived << " survived, " << s.equivalent << " equivalent (listed), " << s.errors
-      << " grader errors\n";
-  out << "  control: the solution scored " << format_points(s.control) << "/" << format_points(s.full) << "\n";
-  out << "  mutation score: " << s.killed << "/" << s.counted() << " = " << percent(s.killed, s.counted())
-      << " (killed / (made - not compiled - equivalent - grader errors))\n";
-  for (const std::string& w : warnings) out << "  warning: " << w << "\n";
-  for (const json& m : s.mutants)
-    if (m["status"] == "survived")
-      out << "  survived: " << m["id"].get<std::string>() << " " << m["operator"].get<std::string>() << ", line " << m["line"] << "\n"
-          << "    before: " << m["before"].get<std::string>() << "\n"
-          << "    after:  " << m["after"].get<std::string>() << "\n";
-  out << std::flush;
+  print_summary(s, warnings, out);
   return s;
 }
 

@@ -54,7 +54,7 @@ class LabAdapter : public LabDriver {
 
   // The lab's check implements the policies tolerance() names, which the spec loader takes as the
   // spec's; a policy other than those cannot reach the check.
-  Comparison compare(const json& params, const json& policy, const json& reference, const json& outputs) const override {
+  kit::Verdict compare(const json& params, const json& policy, const json& reference, const json& outputs) const override {
     if (policy != tolerance())
       throw kit::Error("lab " + id() + "'s check applies " + tolerance().dump() + " (kit/tolerance.hpp), not " + policy.dump());
     return lab_.check(case_of(params), reference, outputs);

@@ -16,9 +16,6 @@ namespace grader {
 
 using json = nlohmann::json;
 
-// The lab's verdict (kit::Verdict, from the lab's own check()).
-using Comparison = kit::Verdict;
-
 struct LabDriver {
   virtual ~LabDriver() = default;
   virtual std::string id() const = 0;
@@ -43,8 +40,8 @@ struct LabDriver {
   // The host's reference for a case (what is stored under grader/reference/).
   virtual json reference(const json& params) const = 0;
   // Compares run_case's outputs with a stored reference under `policy`, which must be tolerance()
-  // (the loaded spec's tolerance is): throws kit::Error otherwise.
-  virtual Comparison compare(const json& params, const json& policy, const json& reference,
+  // (the loaded spec's tolerance is): throws kit::Error otherwise. The verdict is the lab's own check()'s.
+  virtual kit::Verdict compare(const json& params, const json& policy, const json& reference,
                              const json& outputs) const = 0;
   // The speed case: times `kernel` against `baseline` (the stored solution) alternately and
   // returns {"ratio": candidate speed / baseline speed, "outputs": the candidate's outputs}.
