@@ -25,9 +25,9 @@ check: build
 student-release: build
 	scripts/student-release.sh $(DEST)
 
-# The suite builds the lecture deck too, so it installs TeX Live as well.
+# The suite builds the lecture deck and runs a one-node Slurm, so it installs TeX Live and Slurm too.
 test: build
-	scripts/setup.sh slides
+	scripts/setup.sh test
 	ctest --preset default
 
 # The lecture deck: build/slides/lecture.pdf (listings cut from the sources, graphs from slides/data).

@@ -1,18 +1,27 @@
 #!/usr/bin/env bash
-# Installs the Debian packages the kit needs; does nothing when all are present.
-# Usage: scripts/setup.sh [core|slides]   (core: build, run and test; slides: also TeX Live)
+# Installs the Debian packages the kit needs, by role; does nothing when all are present.
+# Usage: scripts/setup.sh [core|slides|test]
+#   core   (students, make demo/check/build): the compiler, PoCL, Oclgrind and the libraries the kit builds with
+#   slides (make slides): also TeX Live for the lecture deck
+#   test   (make test, the course staff): also TeX Live and a one-node Slurm (slurm-wlm, munge) for the cluster tests
 set -euo pipefail
 
 core=(cmake g++ make pkg-config
       pocl-opencl-icd ocl-icd-opencl-dev opencl-clhpp-headers clinfo
       doctest-dev libcli11-dev nlohmann-json3-dev libarchive-dev libssl-dev zip
-      oclgrind liboclgrind-dev python3-matplotlib
-      slurm-wlm munge)
+      oclgrind liboclgrind-dev python3-matplotlib)
 slides=(latexmk texlive-latex-base texlive-latex-recommended texlive-latex-extra
         texlive-fonts-recommended poppler-utils)
 
+cluster=(slurm-wlm munge)
+
 want=("${core[@]}")
-[ "${1:-core}" = slides ] && want+=("${slides[@]}")
+case "${1:-core}" in
+  core) ;;
+  slides) want+=("${slides[@]}") ;;
+  test) want+=("${slides[@]}" "${cluster[@]}") ;;
+  *) echo "setup: unknown role '$1' (core, slides or test)" >&2; exit 2 ;;
+esac
 
 missing=()
 for p in "${want[@]}"; do
