@@ -17,9 +17,11 @@ build: setup
 demo: build
 	scripts/demo.sh
 
-# The students' self-check: every visible case of every lab, with hints.
+# The students' self-check: every visible case of every lab, with hints, ending with how many labs
+# pass and which is next. Unfinished labs are not an error here (no make error banner on day one);
+# build/bin/grader check itself exits 1 until every visible case passes, for CI and the Classroom.
 check: build
-	build/bin/grader check
+	@build/bin/grader check || true
 
 # What students get (no solutions, no hidden cases): make student-release DEST=dir [LABS=01,02,03]
 student-release: build

@@ -14,10 +14,18 @@ TEST_CASE("check fails the starter kernels with hints and passes the solutions")
   CHECK(starter.output.find("hint: every work-group's sum is 0") != std::string::npos);
   CHECK(starter.output.find("(hidden)") == std::string::npos);  // hidden cases are not run or shown
   CHECK(starter.output.find("0 / 8 points") != std::string::npos);  // 5 visible case points and the 3 of the algorithm
+  CHECK(starter.output.find("0 of 8 labs pass every visible case; next: lab 01 (grader check 01).") != std::string::npos);
   const auto solved = test::run_program("grader", "check 03 --dir " + (kit::root() / "solutions").string());
   CHECK(solved.exit_code == 0);
   CHECK(solved.output.find("All visible cases pass: 8 / 8 points") != std::string::npos);
   CHECK(solved.output.find("PASS algorithm: ArrayMultReduce (measured under Oclgrind)") != std::string::npos);
+  // Labs 03 solved and 01 not: the summary counts them and names the next one.
+  test::TempDir mixed;
+  std::filesystem::copy(kit::root() / "labs" / "01-array-mult", mixed / "01-array-mult");
+  std::filesystem::copy(kit::root() / "solutions" / "03-array-mult-reduce", mixed / "03-array-mult-reduce");
+  const auto half = test::run_program("grader", "check 01 03 --dir " + mixed.path.string());
+  CHECK(half.exit_code == 1);
+  CHECK(half.output.find("1 of 2 labs pass every visible case; next: lab 01 (grader check 01).") != std::string::npos);
 }
 
 TEST_CASE("check passes every lab's solution, safety included, and fails every starter") {

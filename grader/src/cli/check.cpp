@@ -32,6 +32,8 @@ class Check : public Command {
     grading.devices = devices_.checked();
     bool all_pass = true;
     double points = 0, max = 0;
+    std::size_t labs_passing = 0;
+    std::string next;  // the first lab that does not pass yet
     std::vector<LabResult> checked;
     for (const auto& spec : specs) {
       GradeSettings settings{self_exe(), scratch.path / spec.lab, grading};
@@ -40,11 +42,17 @@ class Check : public Command {
       checked.push_back(result);
       points += result.points();
       max += result.max_points();
-      all_pass = all_pass && result.points() == result.max_points();
+      const bool passes = result.points() == result.max_points();
+      all_pass = all_pass && passes;
+      labs_passing += passes;
+      if (!passes && next.empty()) next = spec.lab;
     }
     std::cout << (all_pass ? "All visible cases pass" : "Not all visible cases pass") << ": " << format_points(points) << " / "
               << format_points(max) << " points. Hidden cases are run when your submission is graded"
               << (races_ ? ".\n" : "; so are the memory-safety checks (try: grader check --races).\n");
+    if (specs.size() > 1)
+      std::cout << labs_passing << " of " << specs.size() << " labs pass every visible case"
+                << (next.empty() ? ".\n" : "; next: lab " + next.substr(0, 2) + " (grader check " + next.substr(0, 2) + ").\n");
     if (classroom_) std::cout << write_classroom_output(classroom_result(checked));
     return all_pass ? 0 : 1;
   }
