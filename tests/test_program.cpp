@@ -193,3 +193,22 @@ TEST_CASE("a lab program exits cleanly under Oclgrind: its programs are released
   CHECK(run.output.find("Check passed") != std::string::npos);
   CHECK(run.output.find("corrupted") == std::string::npos);
 }
+
+TEST_CASE("a lab program whose kernel crashes says which kernel ran, after its own lines, and suggests grader check --races") {
+  // A write through a null pointer: a segmentation fault on a CPU device, whatever the memory layout.
+  test::TempDir dir;
+  std::string source = test::read(kit::root() / "solutions/03-array-mult-reduce/ArrayMultReduce.cl");
+  const std::string store = "prods[tnum] = dA[gid] * dB[gid];";
+  const auto at = source.find(store);
+  REQUIRE(at != std::string::npos);
+  source.insert(at + store.size(), " ((volatile global float*)0)[gid] = 1.0f;");
+  test::write(dir / "ArrayMultReduce.cl", source);
+  const auto run = test::run_command("POCL_CACHE_DIR=" + (dir / "cache").string() + " " + test::kit_path("build/bin/03-array-mult-reduce") +
+                                     " --kernel " + (dir / "ArrayMultReduce.cl").string() + " --check -n 1Ki -l 32 --warmup 0 --repeats 1 2>&1");
+  CHECK(run.exit_code != 0);
+  const auto device = run.output.find("Device:"), crash = run.output.find("crashed with a segmentation fault while kernel ArrayMultReduce was running");
+  CHECK_MESSAGE(device != std::string::npos, run.output);
+  CHECK_MESSAGE(crash != std::string::npos, run.output);
+  CHECK(device < crash);  // the program's own lines were flushed before the launch
+  CHECK(run.output.find("build/bin/grader check 03 --races") != std::string::npos);
+}

@@ -3,6 +3,7 @@
 #include <iostream>
 
 #include "kit/errors.hpp"
+#include "kit/launch.hpp"
 #include "kit/paths.hpp"
 
 namespace kit {
@@ -31,6 +32,7 @@ void add_kernel_options(CLI::App& app, KernelChoice& choice, const std::string& 
 
 std::filesystem::path chosen_kernel(const KernelChoice& choice, const std::string& lab, const std::string& file_name) {
   if (!choice.path.empty() && choice.solution) throw Error("give either --kernel or --solution, not both");
+  report_crashes(lab);  // only lab programs choose a kernel file this way
   return choice.path.empty() ? lab_file(lab, file_name, choice.solution) : std::filesystem::path(choice.path);
 }
 

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <limits>
 
+#include "kit/launch.hpp"
 #include "kit/errors.hpp"
 
 namespace lab03 {
@@ -49,7 +50,7 @@ Outputs run(const kit::Runtime& rt, const std::filesystem::path& kernel_file, co
 
   Outputs out;
   out.timing = kit::time_runs(warmup, repeats, [&] {
-    rt.queue.enqueueNDRangeKernel(kernel, cl::NullRange, cl::NDRange(c.elements), cl::NDRange(c.local));
+    kit::launch(rt.queue, kernel, cl::NDRange(c.elements), cl::NDRange(c.local));
     rt.queue.finish();
   });
   out.partials.resize(c.groups());

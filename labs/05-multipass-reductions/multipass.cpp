@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <cstring>
 
+#include "kit/launch.hpp"
 #include "kit/errors.hpp"
 #include "kit/reference.hpp"
 
@@ -101,7 +102,7 @@ Outputs run(const kit::Runtime& rt, const std::filesystem::path& kernel_file, co
   const cl::Buffer* last = &input;
   Outputs out;
   const auto launch = [&](std::size_t items) {
-    rt.queue.enqueueNDRangeKernel(kernel, cl::NullRange, cl::NDRange(ceil_div(items, L) * L), cl::NDRange(L));
+    kit::launch(rt.queue, kernel, cl::NDRange(ceil_div(items, L) * L), cl::NDRange(L));
   };
   const auto reduce = [&] {
     int passes = 0;

@@ -5,6 +5,7 @@
 #include <cmath>
 #include <cstdio>
 
+#include "kit/launch.hpp"
 #include "kit/errors.hpp"
 #include "kit/reference.hpp"
 
@@ -92,9 +93,9 @@ Runner::Runner(const kit::Runtime& rt, const std::filesystem::path& kernel_file,
 double Runner::run_once() {
   const double t0 = omp_get_wtime();
   cl::Event dot_done;
-  rt_.queue.enqueueNDRangeKernel(dot_, cl::NullRange, cl::NDRange(groups_ * c_.local), cl::NDRange(c_.local), nullptr, &dot_done);
+  kit::launch(rt_.queue, dot_, cl::NDRange(groups_ * c_.local), cl::NDRange(c_.local), nullptr, &dot_done);
   if (c_.device_combine) {
-    rt_.queue.enqueueNDRangeKernel(sum_, cl::NullRange, cl::NDRange(c_.local), cl::NDRange(c_.local));
+    kit::launch(rt_.queue, sum_, cl::NDRange(c_.local), cl::NDRange(c_.local));
     float r = 0;
     rt_.queue.enqueueReadBuffer(result_, CL_TRUE, 0, sizeof r, &r);
     host_result_ = r;

@@ -8,6 +8,7 @@
 #include <functional>
 #include <stdexcept>
 
+#include "kit/launch.hpp"
 #include "kit/data.hpp"
 #include "kit/errors.hpp"
 
@@ -224,8 +225,7 @@ Outputs run(const kit::Runtime& rt, const std::filesystem::path& kernel_file, co
       kernel.setArg(0, *from);
       kernel.setArg(1, to);
       kernel.setArg(2, cl_int2{{cl_int(src.width), cl_int(src.height)}});
-      rt.queue.enqueueNDRangeKernel(kernel, cl::NullRange,
-                                    cl::NDRange(ceil_div(dst.width, kTile) * kTile, ceil_div(dst.height, kTile) * kTile),
+      kit::launch(rt.queue, kernel, cl::NDRange(ceil_div(dst.width, kTile) * kTile, ceil_div(dst.height, kTile) * kTile),
                                     cl::NDRange(kTile, kTile), nullptr, &events[std::size_t(p)]);
       if (after_pass) after_pass(p, to);
       from = &to;

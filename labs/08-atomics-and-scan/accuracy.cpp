@@ -9,6 +9,7 @@
 #include <stdexcept>
 
 #include "atomics_scan_detail.hpp"
+#include "kit/launch.hpp"
 #include "kit/data.hpp"
 #include "kit/errors.hpp"
 #include "kit/reference.hpp"
@@ -207,7 +208,7 @@ AccuracyOutputs Runner::accuracy(const Case& c, const std::vector<float>& in, in
     const std::string method = k == &naive ? "naive" : "kahan";
     rt_.queue.enqueueWriteBuffer(sums, CL_TRUE, 0, runs * sizeof(float), zeros.data());
     out.timing[method] = kit::time_runs(warmup, repeats, [&] {
-      rt_.queue.enqueueNDRangeKernel(*k, cl::NullRange, cl::NDRange(runs), cl::NullRange);
+      kit::launch(rt_.queue, *k, cl::NDRange(runs), cl::NullRange);
       rt_.queue.finish();
     });
     read(sums, method);
@@ -226,7 +227,7 @@ AccuracyOutputs Runner::accuracy(const Case& c, const std::vector<float>& in, in
       tree.setArg(1, *to);
       tree.setArg(2, cl::Local(lp * sizeof(float)));
       tree.setArg(3, cl_uint(count));
-      rt_.queue.enqueueNDRangeKernel(tree, cl::NullRange, cl::NDRange(groups * lp), cl::NDRange(lp));
+      kit::launch(rt_.queue, tree, cl::NDRange(groups * lp), cl::NDRange(lp));
       from = to;
       count = groups;
       left /= lp;

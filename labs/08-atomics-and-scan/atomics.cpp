@@ -9,6 +9,7 @@
 #include <stdexcept>
 
 #include "atomics_scan_detail.hpp"
+#include "kit/launch.hpp"
 #include "kit/data.hpp"
 #include "kit/errors.hpp"
 #include "kit/reference.hpp"
@@ -130,7 +131,7 @@ Sum Runner::atomic_total(const char* name, const Case& c, const std::vector<T>& 
   out.groups = groups;
   out.timing = kit::time_runs(warmup, repeats, [&] {
     rt_.queue.enqueueWriteBuffer(total, CL_FALSE, 0, sizeof(T), &zero);
-    rt_.queue.enqueueNDRangeKernel(k, cl::NullRange, cl::NDRange(groups * L), cl::NDRange(L));
+    kit::launch(rt_.queue, k, cl::NDRange(groups * L), cl::NDRange(L));
     rt_.queue.enqueueReadBuffer(total, CL_TRUE, 0, sizeof result, &result);
     out.totals.push_back(result);
   });
@@ -160,7 +161,7 @@ Sum Runner::read_back(const Case& c, const std::vector<float>& in, int warmup, i
   Sum out;
   out.groups = groups;
   out.timing = kit::time_runs(warmup, repeats, [&] {
-    rt_.queue.enqueueNDRangeKernel(k, cl::NullRange, cl::NDRange(groups * L), cl::NDRange(L));
+    kit::launch(rt_.queue, k, cl::NDRange(groups * L), cl::NDRange(L));
     rt_.queue.enqueueReadBuffer(partials, CL_TRUE, 0, groups * sizeof(float), host.data());
     double total = 0;
     for (float p : host) total += p;

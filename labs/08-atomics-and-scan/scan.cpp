@@ -9,6 +9,7 @@
 #include <stdexcept>
 
 #include "atomics_scan_detail.hpp"
+#include "kit/launch.hpp"
 #include "kit/data.hpp"
 #include "kit/errors.hpp"
 #include "kit/reference.hpp"
@@ -188,14 +189,14 @@ void Runner::enqueue_scan(const cl::Buffer& from, const cl::Buffer& to, bool inc
     levels.scan.setArg(3, cl::Local(L * sizeof(cl_int)));
     levels.scan.setArg(4, cl_uint(levels.sizes[i]));
     levels.scan.setArg(5, cl_uint(i == 0 && inclusive ? 1 : 0));  // block sums are scanned exclusively
-    rt_.queue.enqueueNDRangeKernel(levels.scan, cl::NullRange, cl::NDRange(ceil_div(levels.sizes[i], L) * L), cl::NDRange(L));
+    kit::launch(rt_.queue, levels.scan, cl::NDRange(ceil_div(levels.sizes[i], L) * L), cl::NDRange(L));
   }
   // Down again: level i + 1's output is the exclusive scan of level i's block totals, its offsets.
   for (std::size_t i = depth - 1; i-- > 0;) {
     levels.add.setArg(0, i == 0 ? to : levels.outs[i - 1]);
     levels.add.setArg(1, levels.outs[i]);
     levels.add.setArg(2, cl_uint(levels.sizes[i]));
-    rt_.queue.enqueueNDRangeKernel(levels.add, cl::NullRange, cl::NDRange(ceil_div(levels.sizes[i], L) * L), cl::NDRange(L));
+    kit::launch(rt_.queue, levels.add, cl::NDRange(ceil_div(levels.sizes[i], L) * L), cl::NDRange(L));
   }
 }
 
@@ -242,9 +243,9 @@ ScanOutputs Runner::compact(const Case& c, const std::vector<std::int32_t>& in, 
   out.levels = int(levels.sizes.size());
   out.timing = kit::time_runs(warmup, repeats, [&] {
     rt_.queue.enqueueWriteBuffer(count, CL_FALSE, 0, sizeof(cl_int), &kNeverWritten);
-    rt_.queue.enqueueNDRangeKernel(flag, cl::NullRange, global, local);
+    kit::launch(rt_.queue, flag, global, local);
     enqueue_scan(flags, positions, false, levels);
-    rt_.queue.enqueueNDRangeKernel(scatter, cl::NullRange, global, local);
+    kit::launch(rt_.queue, scatter, global, local);
     rt_.queue.finish();
   });
   cl_int kept = 0;

@@ -7,6 +7,7 @@
 #include <iostream>
 #include <sstream>
 
+#include "kit/launch.hpp"
 #include "kit/cli.hpp"
 #include "kit/errors.hpp"
 #include "kit/paths.hpp"
@@ -96,7 +97,7 @@ Outputs run(const kit::Runtime& rt, const Lab& lab, const std::filesystem::path&
 
   Outputs out;
   out.timing = kit::time_runs(warmup, repeats, [&] {
-    rt.queue.enqueueNDRangeKernel(kernel, cl::NullRange, cl::NDRange(padded), cl::NDRange(c.local));
+    kit::launch(rt.queue, kernel, cl::NDRange(padded), cl::NDRange(c.local));
     rt.queue.finish();
   });
   rt.queue.enqueueReadBuffer(out_buffer, CL_TRUE, 0, bytes, result.data());
