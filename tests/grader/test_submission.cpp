@@ -92,3 +92,20 @@ TEST_CASE("spellings of #include that the preprocessor accepts are refused too")
   }
   CHECK(screen("#define OP(a, b) ((a) + (b))\n#if 1\n#pragma unroll\n#endif\n" + kKernel).empty());
 }
+
+TEST_CASE("a missing kernel names the kernels the file declares and the one that is a misspelling of it") {
+  std::string renamed = kKernel;
+  renamed.replace(renamed.find("ArrayMultReduce("), 16, "ArrayMultReduction(");
+  const auto near = screen("kernel void helper(global float *x) { x[0] = 0; }\n" + renamed);
+  REQUIRE(near.size() == 1);
+  CHECK(near[0].find("no kernel named ArrayMultReduce is declared; the file declares helper, ArrayMultReduction "
+                     "(rename ArrayMultReduction to ArrayMultReduce); the lab expects:") != std::string::npos);
+  const auto other = screen("kernel void sum(global float *x) { x[0] = 0; }\n");
+  REQUIRE(other.size() == 1);
+  CHECK(other[0].find("; the file declares sum; the lab expects:") != std::string::npos);  // too far to be a misspelling
+  const auto none = screen("void ArrayMultReduce(global float *x) { }\n");
+  REQUIRE(none.size() == 1);
+  CHECK(none[0].find("; the file declares no kernel; the lab expects:") != std::string::npos);
+  CHECK(screen("__kernel __attribute__((reqd_work_group_size(64, 1, 1))) void\nArrayMultReduce(global const float *dA, global const float *dB, "
+               "local float *prods, global float *dC) { }\n").empty());
+}

@@ -8,6 +8,43 @@
 namespace grader {
 namespace {
 
+// The kernels `code` (comments removed) declares, in order. Attributes may stand between the
+// qualifier and the name: kernel __attribute__((...)) void f(
+std::vector<std::string> declared_kernels(const std::string& code) {
+  static const std::regex declared(R"(\b(__)?kernel\b[^;{}]*?\bvoid\s+([A-Za-z_][A-Za-z_0-9]*)\s*\()");
+  std::vector<std::string> names;
+  for (auto it = std::sregex_iterator(code.begin(), code.end(), declared); it != std::sregex_iterator(); ++it)
+    names.push_back((*it)[2].str());
+  return names;
+}
+
+// The name of `names` nearest to `wanted` when it is a likely misspelling: at most a third of its
+// letters away (case aside), "" otherwise.
+std::string nearest_name(const std::string& wanted, const std::vector<std::string>& names) {
+  const auto lower = [](std::string s) {
+    for (char& c : s) c = char(std::tolower(static_cast<unsigned char>(c)));
+    return s;
+  };
+  std::string best;
+  std::size_t best_distance = wanted.size() / 3 + 1;
+  for (const std::string& name : names) {
+    const std::string a = lower(wanted), b = lower(name);
+    std::vector<std::size_t> row(b.size() + 1);
+    for (std::size_t j = 0; j <= b.size(); ++j) row[j] = j;
+    for (std::size_t i = 1; i <= a.size(); ++i) {
+      std::size_t diagonal = row[0];
+      row[0] = i;
+      for (std::size_t j = 1; j <= b.size(); ++j) {
+        const std::size_t above = row[j];
+        row[j] = std::min({row[j] + 1, row[j - 1] + 1, diagonal + (a[i - 1] == b[j - 1] ? 0 : 1)});
+        diagonal = above;
+      }
+    }
+    if (row[b.size()] < best_distance) best_distance = row[b.size()], best = name;
+  }
+  return best;
+}
+
 // Length of the valid UTF-8 sequence starting at s[i], or 0 when it is not valid.
 std::size_t utf8_length(const std::string& s, std::size_t i) {
   const auto byte = [&](std::size_t k) { return static_cast<unsigned char>(s[k]); };
@@ -172,11 +209,19 @@ std::vector<std::string> screen_kernel_source(const std::string& bytes, const st
                        (reads ? "a submission is this one file, and it may not read others"
                               : "only #define, #undef, #if, #ifdef, #ifndef, #elif, #else, #endif, #pragma, #error and #warning are"));
   }
+  const std::vector<std::string> found = declared_kernels(code);
   for (const kit::KernelSignature& k : kernels) {
-    // Attributes may stand between the qualifier and the name: kernel __attribute__((...)) void f(
-    const std::regex declared("\\b(__)?kernel\\b[^;{}]*\\bvoid\\s+" + k.name + "\\s*\\(");
-    if (!std::regex_search(code, declared))
-      problems.push_back(shown_as + ": no kernel named " + k.name + " is declared; the lab expects:\n    " + k.text());
+    if (std::find(found.begin(), found.end(), k.name) != found.end()) continue;
+    std::string also;
+    if (found.empty()) also = "; the file declares no kernel";
+    else {
+      std::string names;
+      for (const std::string& f : found) names += (names.empty() ? "" : ", ") + f;
+      also = "; the file declares " + names;
+      const std::string near = nearest_name(k.name, found);
+      if (!near.empty()) also += " (rename " + near + " to " + k.name + ")";
+    }
+    problems.push_back(shown_as + ": no kernel named " + k.name + " is declared" + also + "; the lab expects:\n    " + k.text());
   }
   return problems;
 }
