@@ -71,6 +71,28 @@ TEST_CASE("Oclgrind reports parse into kinds, positions and counts") {
   CHECK(grader::parse_oclgrind("Device: x\nSum: 3\n").empty());
 }
 
+TEST_CASE("barrier divergence names the kernel, the work-group and each barrier's line, in both of Oclgrind's forms") {
+  const std::string source = "kernel void K(global float *x)\n{\n    if (get_local_id(0) < 8)\n        barrier(CLK_LOCAL_MEM_FENCE);\n"
+                             "    barrier(CLK_LOCAL_MEM_FENCE);\n}\n";
+  const std::string reports =
+      "Work-group divergence detected (barrier)\n\tKernel:     K\n\tWork-group: (2,0,0)\n\t\n"
+      "\tWork-item:  Global(33,0,0) Local(1,0,0) Group(2,0,0)\n\t  tail call spir_func void @_Z7barrierj(i32 noundef 1)\n"
+      "\tAt line 5 (column 5) of K.cl:\n\t  }\n\tfence=0x1, num_events=0\n\t\n\tPrevious work-items executed:\n"
+      "\t  tail call spir_func void @_Z7barrierj(i32 noundef 1)\n\tAt line 4 (column 9) of K.cl:\n\t  {\n\n"
+      "Work-group divergence detected (barrier)\n\tKernel:     K\n\tWork-group: (2,0,0)\n"
+      "\tOnly 8 out of 16 work-items executed barrier\n\t  call spir_func void @_Z7barrierj(i32 noundef 1)\n"
+      "\tAt line 4 (column 9) of K.cl:\n\t  {\n\t\n";
+  const auto findings = grader::parse_oclgrind(reports);
+  REQUIRE(findings.size() == 2);
+  CHECK(grader::describe(findings[0], source, "K.cl") ==
+        "work-group divergence detected (barrier): in kernel K, work-item 1 of work-group 2 at K.cl:5:5 `barrier(CLK_LOCAL_MEM_FENCE);` "
+        "reached a different barrier from the work-items before it at K.cl:4:9 `barrier(CLK_LOCAL_MEM_FENCE);`: every work-item of a "
+        "work-group must reach the same barriers");
+  CHECK(grader::describe(findings[1], source, "K.cl") ==
+        "work-group divergence detected (barrier): in kernel K, only 8 of the 16 work-items of work-group 2 reached the barrier at "
+        "K.cl:4:9 `barrier(CLK_LOCAL_MEM_FENCE);`: every work-item of a work-group must reach the same barriers");
+}
+
 TEST_CASE("the solution passes every safety check") {
   const auto run = test::run_program("grader", "check 03 --races --dir " + (kit::root() / "solutions").string());
   CHECK_MESSAGE(run.exit_code == 0, run.output);

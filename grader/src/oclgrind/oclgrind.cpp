@@ -40,6 +40,8 @@ std::vector<OclgrindFinding> parse_oclgrind(const std::string& output) {
   static const std::regex address(R"( address 0x[0-9a-fA-F]+)");
   static const std::regex entity(R"(^\t(?:First entity|Second entity|Entity|Work-item):\s*(.*)$)");
   static const std::regex at(R"(^\tAt line (\d+) \(column (\d+)\))");
+  static const std::regex kernel(R"(^\tKernel:\s*(\S+))"), group(R"(^\tWork-group:\s*(\(\d+,\d+,\d+\)))");
+  static const std::regex only(R"(^\tOnly (\d+) out of (\d+) work-items executed barrier)");
   std::vector<std::string> lines;
   std::istringstream in(output);
   for (std::string line; std::getline(in, line);) lines.push_back(line);
@@ -57,6 +59,9 @@ std::vector<OclgrindFinding> parse_oclgrind(const std::string& output) {
     for (; j < lines.size() && (lines[j].empty() || lines[j][0] == '\t'); ++j) {
       std::smatch m;
       if (std::regex_match(lines[j], m, entity)) f.sites.push_back({m[1].str(), 0, 0});
+      else if (std::regex_search(lines[j], m, kernel)) f.kernel = m[1].str();
+      else if (std::regex_search(lines[j], m, group)) f.work_group = m[1].str();
+      else if (std::regex_search(lines[j], m, only)) f.sites.push_back({"only " + m[1].str() + " of the " + m[2].str() + " work-items", 0, 0});
       else if (lines[j].find("Previous work-items executed") != std::string::npos) {
         f.sites.push_back({"the work-items before it", 0, 0});
         previous = true;
@@ -104,10 +109,22 @@ std::string describe(const OclgrindFinding& f, const std::string& source, const 
   if (const auto at = title.find(" at "); at != std::string::npos && f.kind == "data-race")
     title = title.substr(0, at) + " in " + title.substr(at + 4);  // "... data race in local memory"
   std::string text = title + ": ";
+  const std::string in_kernel = f.kernel.empty() ? "" : "in kernel " + f.kernel + ", ";
+  std::string of_group;  // " of work-group 0" (the kit's labs are 1D)
+  static const std::regex one_d(R"(\((\d+),0,0\))");
+  std::smatch g;
+  if (std::regex_match(f.work_group, g, one_d)) of_group = " of work-group " + g[1].str();
+  else if (!f.work_group.empty()) of_group = " of work-group " + f.work_group;
   if (f.kind == "data-race" && f.sites.size() >= 2)
     text += where(f.sites[0]) + " and " + where(f.sites[1]) + " touch the same element with no barrier between them";
   else if (f.kind == "barrier-divergence" && f.sites.size() >= 2)
-    text += where(f.sites[0]) + " reached a different barrier from " + where(f.sites[1]) +
+    text += in_kernel + where(f.sites[0]) + " reached a different barrier from " + where(f.sites[1]) +
+            ": every work-item of a work-group must reach the same barriers";
+  else if (f.kind == "barrier-divergence" && f.sites.size() == 1 && f.sites[0].work_item.rfind("only ", 0) == 0)
+    text += in_kernel + f.sites[0].work_item + of_group + " reached the barrier" +
+            (f.sites[0].line > 0 ? " at " + shown_as + ":" + std::to_string(f.sites[0].line) + ":" + std::to_string(f.sites[0].column) +
+                                       (source_line(source, f.sites[0].line).empty() ? "" : " `" + source_line(source, f.sites[0].line) + "`")
+                                 : std::string()) +
             ": every work-item of a work-group must reach the same barriers";
   else if (!f.sites.empty())
     text += where(f.sites[0]);

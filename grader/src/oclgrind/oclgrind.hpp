@@ -15,7 +15,10 @@ struct OclgrindFinding {
   // data-race | barrier-divergence | invalid-access | uninitialized | other
   std::string kind;
   std::string title;  // the report's first line without its address: "Read-write data race at local memory"
-  std::vector<OclgrindSite> sites;  // a race and a divergence have two, an access one
+  std::vector<OclgrindSite> sites;  // a race and a divergence have two, an access one; "only some reached
+                                    // a barrier" one, whose work_item says how many
+  std::string kernel;               // the kernel the report is about ("ArrayMultReduce")
+  std::string work_group;           // the work-group a divergence was found in: "(0,0,0)"
   int count = 1;                    // reports with the same title and source positions
 };
 
