@@ -34,6 +34,15 @@ git ls-files | grep -Ev "$left_out" | while IFS= read -r f; do
   mkdir -p "$dest/$(dirname "$f")"
   cp -p "$f" "$dest/$f"
 done
+# The course's measured logs and sweeps that a released lab README quotes, so every path it names
+# is there (the rest of slides/, the deck and its sources, stays out).
+for lab in $released; do
+  grep -o 'slides/data/[A-Za-z0-9_./*-]*' "labs/$lab/README.md" | sed 's/[.]$//' | sort -u | while IFS= read -r pattern; do
+    for f in $pattern; do
+      if [ -f "$f" ]; then mkdir -p "$dest/$(dirname "$f")"; cp -p "$f" "$dest/$f"; fi
+    done
+  done
+done
 cp grader/release/README.md "$dest/README.md"
 cp grader/release/demo.sh "$dest/scripts/demo.sh"
 mkdir -p "$dest/.github/workflows"

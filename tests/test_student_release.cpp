@@ -41,13 +41,27 @@ TEST_CASE("make student-release: no solution line, no hidden case, and the relea
   const fs::path dest = dir / "release";
   const auto made = test::run_command(test::kit_path("scripts/student-release.sh") + " " + dest.string() + " 2>&1");
   REQUIRE_MESSAGE(made.exit_code == 0, made.output);
-  for (const char* absent : {"solutions", "tests", "bench", "slides", "grader/examples", "grader/mutants",
+  for (const char* absent : {"solutions", "tests", "bench", "slides/lecture.tex", "slides/parts", "grader/examples", "grader/mutants",
                              "grader/reference/06-cascade-reduction.baseline.cl"})
     CHECK_MESSAGE(!fs::exists(dest / absent), absent);
   for (const char* present : {"README.md", "Makefile", "CMakeLists.txt", "common", "labs/03-array-mult-reduce/ArrayMultReduce.cl",
                               "labs/03-array-mult-reduce/README.md", ".github/workflows/classroom.yml", "scripts/setup.sh"})
     CHECK_MESSAGE(fs::exists(dest / present), present);
   CHECK(test::read(dest / "README.md").find("make check") != std::string::npos);
+  // Every measured log or sweep a released lab README names is in the release (globs included).
+  std::size_t named = 0;
+  for (const auto& lab : fs::directory_iterator(dest / "labs")) {
+    if (!fs::exists(lab.path() / "README.md")) continue;
+    const std::string text = test::read(lab.path() / "README.md");
+    for (std::size_t at = text.find("slides/data/"); at != std::string::npos; at = text.find("slides/data/", at + 1)) {
+      std::string path = text.substr(at, text.find_first_of("` )\n", at) - at);
+      if (!path.empty() && path.back() == '.') path.pop_back();
+      const auto listed = test::run_command("cd " + dest.string() + " && ls -d " + path);
+      CHECK_MESSAGE(listed.exit_code == 0, lab.path().filename().string() << " names " << path << ", which the release lacks");
+      ++named;
+    }
+  }
+  CHECK(named >= 8);
 
   // The solutions' lines that no starter gives (a tree loop given in lab 06's starter is public,
   // though lab 08 asks for it), searched for in every file of the release.
