@@ -28,7 +28,7 @@ released=$(ls grader/specs | sed 's/\.json$//')
 unreleased=$(comm -23 <(ls -d labs/[0-9][0-9]-*/ | xargs -n1 basename | sort) <(echo "$released" | sort))
 left_out='^(solutions/|tests/|bench/|slides/|\.ci/|\.github/|grader/mutants/|grader/examples/|grader/reference/|grader/specs/'
 left_out+='|grader/gradescope/|grader/release/|grader/classroom/|scripts/(measure-gpu|gradescope-zip|student-release|build-slides|plot_benchmark)'
-left_out+='|labs/[^/]+/test_[^/]*\.cpp$|labs/shared/test_[^/]*\.cpp$|README\.md$|scripts/demo\.sh$)'
+left_out+='|labs/[^/]+/test_[^/]*\.cpp$|labs/shared/test_[^/]*\.cpp$|README\.md$|Makefile$|scripts/demo\.sh$)'
 for lab in $unreleased; do left_out+="|^labs/$lab/"; done
 git ls-files | grep -Ev "$left_out" | while IFS= read -r f; do
   mkdir -p "$dest/$(dirname "$f")"
@@ -44,6 +44,7 @@ for lab in $released; do
   done
 done
 cp grader/release/README.md "$dest/README.md"
+cp grader/release/Makefile "$dest/Makefile"  # only the targets that work in a release
 cp grader/release/demo.sh "$dest/scripts/demo.sh"
 mkdir -p "$dest/.github/workflows"
 cp grader/classroom/classroom.yml "$dest/.github/workflows/classroom.yml"

@@ -62,6 +62,15 @@ TEST_CASE("make student-release: no solution line, no hidden case, and the relea
     }
   }
   CHECK(named >= 8);
+  // The release's Makefile offers only targets whose scripts the release carries.
+  const std::string makefile = test::read(dest / "Makefile");
+  for (const char* gone : {"slides:", "graph:", "student-release:", "gradescope-zip:", "test:"})
+    CHECK_MESSAGE(makefile.find(std::string("\n") + gone) == std::string::npos, gone);
+  for (const char* target : {"demo", "check", "build", "clean"}) {
+    const auto plan = test::run_command("make -n -C " + dest.string() + " " + target + " 2>&1");
+    CHECK_MESSAGE(plan.exit_code == 0, target << ": " << plan.output);
+  }
+  for (const char* script : {"scripts/setup.sh", "scripts/demo.sh"}) CHECK_MESSAGE(fs::exists(dest / script), script);
 
   // The solutions' lines that no starter gives (a tree loop given in lab 06's starter is public,
   // though lab 08 asks for it), searched for in every file of the release.
