@@ -93,6 +93,23 @@ TEST_CASE("barrier divergence names the kernel, the work-group and each barrier'
         "K.cl:4:9 `barrier(CLK_LOCAL_MEM_FENCE);`: every work-item of a work-group must reach the same barriers");
 }
 
+TEST_CASE("a race between work-groups is told to use an atomic, never a barrier: lab 08's plain += on the total") {
+  test::TempDir dir;
+  std::string source = test::read(kit::root() / "solutions/08-atomics-and-scan/AtomicsScan.cl");
+  const std::string atomic = "        atomic_add(total, scratch[0]);";
+  REQUIRE(source.find(atomic) != std::string::npos);
+  source.replace(source.find(atomic), atomic.size(), "        *total += scratch[0];");
+  test::write(dir / "08-atomics-and-scan" / "AtomicsScan.cl", source);
+  const auto run = test::run_program("grader", "check 08 --races --dir " + dir.path.string());
+  CHECK(run.exit_code == 1);
+  CHECK(run.output.find("`*total += scratch[0];` touch the same element, and no barrier orders two work-groups") != std::string::npos);
+  CHECK(run.output.find("hint: work-items of different work-groups update the same element, and no barrier orders work-groups: "
+                        "make the update atomic") != std::string::npos);
+  CHECK(run.output.find("before a barrier separates them") == std::string::npos);
+  // The visible contention case catches it too, without Oclgrind.
+  CHECK(run.output.find("FAIL atomic int sum under contention") != std::string::npos);
+}
+
 TEST_CASE("the solution passes every safety check") {
   const auto run = test::run_program("grader", "check 03 --races --dir " + (kit::root() / "solutions").string());
   CHECK_MESSAGE(run.exit_code == 0, run.output);

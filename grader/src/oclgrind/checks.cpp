@@ -4,6 +4,7 @@
 #include <cstdlib>
 #include <map>
 #include <optional>
+#include <regex>
 
 #include "core/files.hpp"
 #include "isolation/case_runs.hpp"
@@ -156,7 +157,17 @@ void judge_safety(CaseResult& c, const SafetySpec& safety, const std::vector<Ocl
   const bool only_write_write = std::all_of(findings.begin(), findings.end(), [](const OclgrindFinding& f) {
     return f.kind != "data-race" || f.title.find("rite-write") != std::string::npos;
   });
-  if (kind == "data-race")
+  // Two work-groups racing: no barrier can order them (a barrier holds one work-group only).
+  const bool across_groups = std::any_of(findings.begin(), findings.end(), [](const OclgrindFinding& f) {
+    static const std::regex group(R"(Group\((\d+,\d+,\d+)\))");
+    std::smatch a, b;
+    return f.kind == "data-race" && f.sites.size() >= 2 && std::regex_search(f.sites[0].work_item, a, group) &&
+           std::regex_search(f.sites[1].work_item, b, group) && a[1] != b[1];
+  });
+  if (kind == "data-race" && across_groups)
+    c.hint = "work-items of different work-groups update the same element, and no barrier orders work-groups: make the "
+             "update atomic (atomic_add for an int; for a float, atomic_cmpxchg in a loop that retries until the swap succeeds)";
+  else if (kind == "data-race")
     c.hint = only_write_write ? "more than one work-item writes the same element, even if each writes the same value: "
                                 "let one work-item (e.g. the one with local id 0) write it"
                               : "a value written by one work-item is read by another before a barrier separates them";

@@ -115,7 +115,13 @@ std::string describe(const OclgrindFinding& f, const std::string& source, const 
   std::smatch g;
   if (std::regex_match(f.work_group, g, one_d)) of_group = " of work-group " + g[1].str();
   else if (!f.work_group.empty()) of_group = " of work-group " + f.work_group;
-  if (f.kind == "data-race" && f.sites.size() >= 2)
+  static const std::regex group(R"(Group\((\d+,\d+,\d+)\))");
+  std::smatch a, b;
+  const bool across_groups = f.sites.size() >= 2 && std::regex_search(f.sites[0].work_item, a, group) &&
+                             std::regex_search(f.sites[1].work_item, b, group) && a[1] != b[1];
+  if (f.kind == "data-race" && across_groups)
+    text += where(f.sites[0]) + " and " + where(f.sites[1]) + " touch the same element, and no barrier orders two work-groups";
+  else if (f.kind == "data-race" && f.sites.size() >= 2)
     text += where(f.sites[0]) + " and " + where(f.sites[1]) + " touch the same element with no barrier between them";
   else if (f.kind == "barrier-divergence" && f.sites.size() >= 2)
     text += in_kernel + where(f.sites[0]) + " reached a different barrier from " + where(f.sites[1]) +
