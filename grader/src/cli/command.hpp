@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "batch/batch.hpp"
 #include "core/options.hpp"
 #include "kit/cli.hpp"
 #include "kit/device.hpp"
@@ -45,6 +46,11 @@ std::unique_ptr<Command> add_build_service(CLI::App& app);
 
 // "03,04" and "05" -> {"03", "04", "05"}: labs given as a list, with commas or not.
 std::vector<std::string> split_labs(const std::vector<std::string>& items);
+
+// A batch over `submissions` into `out` of the labs given (all when none), with the global
+// --specs and --references: what grade and merge start from.
+BatchOptions batch_options(const Globals& g, const std::filesystem::path& submissions, const std::filesystem::path& out,
+                           const std::vector<std::string>& labs);
 
 // The cores of this machine (at least 1): the default of every --jobs.
 int machine_cores();

@@ -20,6 +20,16 @@ std::vector<std::string> split_labs(const std::vector<std::string>& items) {
   return labs;
 }
 
+BatchOptions batch_options(const Globals& g, const std::filesystem::path& submissions, const std::filesystem::path& out,
+                           const std::vector<std::string>& labs) {
+  BatchOptions o;
+  o.submissions = submissions;
+  o.out = out;
+  o.references = g.reference_dir;
+  o.specs = load_specs(g.specs_dir, split_labs(labs));
+  return o;
+}
+
 int machine_cores() { return static_cast<int>(std::max(1u, std::thread::hardware_concurrency())); }
 
 std::filesystem::path self_exe() { return std::filesystem::read_symlink("/proc/self/exe"); }

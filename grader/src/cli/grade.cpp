@@ -28,11 +28,7 @@ class Grade : public Command {
   }
 
   int run(const Globals& g) override {
-    BatchOptions o;
-    o.submissions = submissions_;
-    o.out = out_;
-    o.references = g.reference_dir;
-    o.specs = load_specs(g.specs_dir, split_labs(labs_));
+    BatchOptions o = batch_options(g, submissions_, out_, labs_);
     o.grading = oclgrind_.options(g.pocl_threads, devices_.checked());
     o.jobs = jobs_;
     o.only_students = students_;

@@ -18,11 +18,7 @@ class Merge : public Command {
   }
 
   int run(const Globals& g) override {
-    BatchOptions o;
-    o.submissions = submissions_;
-    o.out = out_;
-    o.references = g.reference_dir;
-    o.specs = load_specs(g.specs_dir, split_labs(labs_));
+    BatchOptions o = batch_options(g, submissions_, out_, labs_);
     o.term.roster = roster_;
     merge_slurm_journals(o, std::cout);
     return 0;
