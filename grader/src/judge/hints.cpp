@@ -40,7 +40,7 @@ void crash_hints_from_findings(LabResult& r) {
   const std::string first = found->message.substr(0, found->message.find('\n'));
   for (CaseResult& c : r.cases)
     if (c.status == CaseStatus::Crashed && (c.kind == CaseKind::Case || c.kind == CaseKind::Speed))
-      c.hint = "a barrier that not every work-item reaches: Oclgrind found " + first +
+      c.hint = "a barrier that not every work-item reaches: the barrier-divergence check says " + first +
                ". A barrier inside an if (or a loop that not every work-item runs) is undefined behaviour and can crash "
                "the kernel; put it where every work-item of the group reaches it";
 }
