@@ -80,7 +80,8 @@ TEST_CASE("one child per kernel: a time-out and a crash in the middle cost those
 
 TEST_CASE("a batch grades a kernel once for every student whose file differs only in comments and spacing") {
   test::TempDir dir;
-  const std::string source = test::read(kit::root() / "labs/03-array-mult-reduce/ArrayMultReduce.cl");
+  // Not the starter: an untouched starter is not graded at all (test_starters.cpp).
+  const std::string source = test::read(kit::root() / "grader/examples/class/ben-missing-barrier/ArrayMultReduce.cl");
   test::write(dir / "class" / "ann" / "ArrayMultReduce.cl", source);
   test::write(dir / "class" / "ben" / "ArrayMultReduce.cl", "// ben's copy\n" + source.substr(source.find('\n') + 1) + "\n\n");
   const auto run = test::run_program("grader", "grade --labs 03 --no-races --submissions " + (dir / "class").string() +

@@ -137,28 +137,40 @@ TEST_CASE("a known false alarm is allowed only where the spec says so") {
   CHECK(strict.output.find("ArrayMultReduce.cl:7:") != std::string::npos);  // the plain read of *p
 }
 
-TEST_CASE("Oclgrind crashing after the run is its own fault, crashing before it is not the kernel's") {
+TEST_CASE("Oclgrind crashing after the run leaves the safety checks not checked with its findings kept, and crashing before it is not the kernel's") {
   test::TempDir dir;
   std::filesystem::create_directories(dir / "subs");
-  std::filesystem::copy(kit::root() / "grader/examples/class/ada", dir / "subs" / "ada", std::filesystem::copy_options::recursive);
+  for (const char* student : {"ada", "ben-missing-barrier"})
+    std::filesystem::copy(kit::root() / "grader/examples/class" / student, dir / "subs" / student, std::filesystem::copy_options::recursive);
   const auto grade_with = [&](const std::string& fake, const std::string& name) {
     test::write(dir / name, "#!/bin/sh\n" + fake + "\n");
     std::filesystem::permissions(dir / name, std::filesystem::perms::owner_all);
     const std::string cmd = "KIT_OCLGRIND=" + (dir / name).string() + " " + KIT_BIN_DIR + "/grader grade --labs 03 --submissions " +
                             (dir / "subs").string() + " --out " + (dir / ("out-" + name)).string() + " > /dev/null 2>&1";
     REQUIRE(std::system(cmd.c_str()) == 0);
-    return safety_cases(dir / ("out-" + name) / "ada" / "report.json");
+    return dir / ("out-" + name);
   };
-  // Runs the real Oclgrind, then aborts as Oclgrind can at exit: the finished result counts.
-  const json after = grade_with("/usr/bin/oclgrind \"$@\"; kill -ABRT $$", "abort-after");
-  REQUIRE(after.size() == 4);
-  for (const auto& [name, c] : after.items()) {
+  // Runs the real Oclgrind (its reports written), then aborts as Oclgrind can at exit: the finished
+  // result counts, what it found counts, and a check that found nothing is not checked, never
+  // passed, and costs no points.
+  const std::filesystem::path after = grade_with("/usr/bin/oclgrind \"$@\"; kill -ABRT $$", "abort-after");
+  const json ada = safety_cases(after / "ada" / "report.json");
+  REQUIRE(ada.size() == 4);
+  for (const auto& [name, c] : ada.items()) {
     CAPTURE(name);
-    CHECK(c["status"] == "passed");
-    CHECK(c["message"].get<std::string>().find("Oclgrind's own fault and is ignored") != std::string::npos);
+    CHECK(c["status"] == "not-checked");
+    CHECK(c["points"] == c["max_points"]);
+    CHECK(c["message"].get<std::string>().find("not checked (the checker failed: Oclgrind crashed (SIGABRT") == 0);
   }
+  CHECK(test::read(after / "gradebook.csv").find("\nada,18,18\n") != std::string::npos);  // as with a clean run
+  const json ben = safety_cases(after / "ben-missing-barrier" / "report.json");
+  CHECK(ben["memory safety: data races (Oclgrind)"]["status"] == "unsafe");  // found before the crash
+  CHECK(ben["memory safety: uninitialized values (Oclgrind)"]["status"] == "unsafe");
+  CHECK(ben["memory safety: barrier divergence (Oclgrind)"]["status"] == "not-checked");
+  CHECK(ben["memory safety: invalid memory accesses (Oclgrind)"]["status"] == "not-checked");
+  CHECK(test::read(after / "ada" / "report.md").find("| not-checked |") != std::string::npos);
   // Aborts before running anything: no finding against the kernel, and no points either.
-  const json before = grade_with("kill -ABRT $$", "abort-before");
+  const json before = safety_cases(grade_with("kill -ABRT $$", "abort-before") / "ada" / "report.json");
   REQUIRE(before.size() == 4);
   for (const auto& [name, c] : before.items()) {
     CAPTURE(name);

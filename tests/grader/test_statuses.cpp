@@ -36,7 +36,8 @@ TEST_CASE("case and lab statuses: one JSON word each, the words the reports have
                            {CaseStatus::OutOfMemory, "out-of-memory"},
                            {CaseStatus::NotRun, "not-run"},
                            {CaseStatus::Error, "error"},
-                           {CaseStatus::Late, "late"}});
+                           {CaseStatus::Late, "late"},
+                           {CaseStatus::NotChecked, "not-checked"}});
   using grader::CaseKind;
   check_words<CaseKind>({{CaseKind::Case, "case"},
                          {CaseKind::Speed, "speed"},
@@ -48,7 +49,8 @@ TEST_CASE("case and lab statuses: one JSON word each, the words the reports have
                           {LabStatus::Missing, "missing"},
                           {LabStatus::Rejected, "rejected"},
                           {LabStatus::BuildError, "build-error"},
-                          {LabStatus::Error, "error"}});
+                          {LabStatus::Error, "error"},
+                          {LabStatus::UnchangedStarter, "unchanged-starter"}});
   // The child's build error has the lab's word now; a child's result is never kept.
   using grader::StepStatus;
   check_words<StepStatus>({{StepStatus::Built, "built"},

@@ -37,6 +37,7 @@ class Check : public Command {
     std::vector<LabResult> checked;
     for (const auto& spec : specs) {
       GradeSettings settings{self_exe(), scratch.path / spec.lab, grading};
+      settings.starter_check = false;  // an untouched lab is shown what its cases compute, with their hints
       const auto result = grade_lab(spec, load_reference(g.reference_dir, spec), labs_dir_ / spec.lab, "you", settings);
       std::cout << check_report(result) << "\n";
       checked.push_back(result);

@@ -12,8 +12,9 @@ constexpr Word<CaseStatus> kCaseStatusWords[] = {
     {CaseStatus::Slow, "slow"},       {CaseStatus::Unsafe, "unsafe"},
     {CaseStatus::Timeout, "timeout"}, {CaseStatus::Crashed, "crashed"},
     {CaseStatus::OutOfMemory, "out-of-memory"}, {CaseStatus::NotRun, "not-run"},
-    {CaseStatus::Error, "error"},     {CaseStatus::Late, "late"}};
-static_assert(one_word_each(kCaseStatusWords, CaseStatus::Late));
+    {CaseStatus::Error, "error"},     {CaseStatus::Late, "late"},
+    {CaseStatus::NotChecked, "not-checked"}};
+static_assert(one_word_each(kCaseStatusWords, CaseStatus::NotChecked));
 
 constexpr Word<CaseKind> kCaseKindWords[] = {{CaseKind::Case, "case"},
                                              {CaseKind::Speed, "speed"},
@@ -26,8 +27,9 @@ constexpr Word<LabStatus> kLabStatusWords[] = {{LabStatus::Graded, "graded"},
                                                {LabStatus::Missing, "missing"},
                                                {LabStatus::Rejected, "rejected"},
                                                {LabStatus::BuildError, "build-error"},
-                                               {LabStatus::Error, "error"}};
-static_assert(one_word_each(kLabStatusWords, LabStatus::Error));
+                                               {LabStatus::Error, "error"},
+                                               {LabStatus::UnchangedStarter, "unchanged-starter"}};
+static_assert(one_word_each(kLabStatusWords, LabStatus::UnchangedStarter));
 
 }  // namespace
 

@@ -29,6 +29,10 @@ enum class CaseStatus {
   NotRun,
   Error,  // "error": the grader failed (e.g. Oclgrind missing or failing); no points now, graded again on the next run
   Late,   // "late": the late penalty (kind Late): costs a share of the points earned (negative points)
+  // "not-checked": a check whose checker failed on its own (Oclgrind crashed after the kernel's run
+  // had finished) and that found nothing of its kind: no verdict, and the student keeps the
+  // check's points (the message says so); a finding written before the crash still counts (unsafe).
+  NotChecked,
 };
 
 // What a line of a lab's result is, and how the spec's points policy treats it.
@@ -47,6 +51,9 @@ enum class LabStatus {
   Rejected,    // "rejected": refused: the submission or the kernel file failed screening, or a kernel's signature; 0 points
   BuildError,  // "build-error": the kernel did not build (the message is the build log); 0 points
   Error,       // "error": the grader failed (e.g. could not open its device); 0 points now, graded again on the next run
+  // "unchanged-starter": the kernel file equals the lab's starter (labs/<lab>/<kernel file> of the
+  // kit) outside comments and spacing; nothing is built or run, every line "not-run"; 0 points
+  UnchangedStarter,
 };
 
 std::string word(CaseStatus status);

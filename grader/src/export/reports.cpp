@@ -116,7 +116,7 @@ std::string check_report(const LabResult& r) {
   for (const CaseResult& c : r.cases) {
     char head[200];
     const bool not_here = not_run_on_device(c);
-    std::snprintf(head, sizeof head, "  %-4s %-52s %s/%s", c.status == CaseStatus::Passed ? "PASS" : not_here ? "SKIP" : "FAIL", c.name.c_str(),
+    std::snprintf(head, sizeof head, "  %-4s %-52s %s/%s", c.status == CaseStatus::Passed ? "PASS" : not_here || c.status == CaseStatus::NotChecked ? "SKIP" : "FAIL", c.name.c_str(),
                   format_points(c.points).c_str(), format_points(c.max_points).c_str());
     out << head << "\n";
     if (not_here) out << "       " << c.message << "\n";

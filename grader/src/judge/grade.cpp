@@ -16,6 +16,7 @@
 #include "isolation/devices.hpp"
 #include "isolation/fresh_memory.hpp"
 #include "isolation/sandbox.hpp"
+#include "kit/paths.hpp"
 #include "judge/graded_kernels.hpp"
 #include "judge/hints.hpp"
 #include "judge/points_policy.hpp"
@@ -34,6 +35,7 @@ LabResult not_graded(const LabSpec& spec, const GradeSettings& s, const std::str
   const std::string why = "not run: " + std::string(status == LabStatus::Missing    ? "the kernel file was not found"
                                                     : status == LabStatus::Rejected ? "the submission was rejected"
                                                     : status == LabStatus::Error    ? "the grader failed (it is retried on the next run)"
+                                                    : status == LabStatus::UnchangedStarter ? "the kernel file is unchanged from the starter"
                                                                                     : "the kernel file was not built");
   const CaseStatus not_run = CaseStatus::NotRun;
   for (const CaseSpec& c : spec.cases)
@@ -234,6 +236,10 @@ LabResult grade_lab(const LabSpec& spec, const LabReference& reference, const st
     for (const std::string& p : problems) all += (all.empty() ? "" : "\n") + p;
     return unbuilt(r, LabStatus::Rejected, all);
   }
+  const std::filesystem::path starter = (s.starters.empty() ? kit::root() / "labs" : s.starters) / spec.lab / spec.kernel_file;
+  if (s.starter_check && same_as_starter(source, found->path, starter))
+    return unbuilt(r, LabStatus::UnchangedStarter, found->relative + " is unchanged from the starter (labs/" + spec.lab + "/" +
+                                                       spec.kernel_file + ", outside comments and spacing): 0 points");
   if (s.phases) (*s.phases)["screening"] += since(start);
 
   // A kernel graded before in this batch (the same code after removing comments and spacing).
@@ -261,7 +267,10 @@ LabResult grade_lab(const LabSpec& spec, const LabReference& reference, const st
       per_device.push_back(grade_screened(spec, reference, on, r, copy, source, found->relative));
     }
     LabResult graded = combine_devices(per_device);
-    if (graded.status == LabStatus::Graded) apply_points_policy(spec, graded);
+    if (graded.status == LabStatus::Graded) {
+      crash_hints_from_findings(graded);
+      apply_points_policy(spec, graded);
+    }
     if (s.graded) {
       if (needs_retry(graded)) s.graded->abandon(key);  // a grader error is not a result to share
       else s.graded->publish(key, graded);

@@ -33,11 +33,17 @@ struct GradeSettings {
   std::filesystem::path shared_pocl_cache{};
   // A build service for the children that run cases (kit/build_service.hpp): its socket, or empty.
   std::string build_service{};
+  // Where the labs' starters are, as labs/ of the kit: <starters>/<lab>/<kernel file>. A kernel
+  // equal to its starter outside comments and spacing is "unchanged-starter" before anything is
+  // built. Empty: kit::root() / "labs". `grader check` turns the test off (starter_check): a
+  // student checking an untouched lab is shown what its cases compute, with their hints.
+  std::filesystem::path starters{};
+  bool starter_check = true;
   std::filesystem::path pocl_cache() const { return shared_pocl_cache.empty() ? workdir / "pocl-cache" : shared_pocl_cache; }
 };
 
 // A result with every case (and safety check) "not-run" and 0 points: for a submission whose
-// kernel is missing, rejected or not built.
+// kernel is missing, rejected, not built or the unchanged starter.
 LabResult not_graded(const LabSpec& spec, const GradeSettings& settings, const std::string& student, LabStatus status,
                      const std::string& message);
 

@@ -4,6 +4,7 @@
 // result. A result that quotes the file (a build log, an Oclgrind finding, a printf line: their
 // line text and columns depend on the spacing) is shared only between byte-identical files.
 #include <condition_variable>
+#include <filesystem>
 #include <map>
 #include <mutex>
 #include <optional>
@@ -19,6 +20,11 @@ namespace grader {
 // trimmed, line breaks kept (so that line numbers agree): what the compiler sees, as text. String
 // and character literals are kept as written.
 std::string code_without_comments(const std::string& source);
+
+// Whether the kernel file `kernel` (its text `source`) is the lab's starter `starter` unedited:
+// the same code after code_without_comments. False where `starter` does not exist (a kit without
+// its labs/) or is `kernel` itself (`grader check` on the kit's own labs/).
+bool same_as_starter(const std::string& source, const std::filesystem::path& kernel, const std::filesystem::path& starter);
 
 // Whether `r` quotes the kernel file `shown_as` anywhere (a "file:line" position, a build log).
 bool quotes_the_file(const LabResult& r, const std::string& shown_as);

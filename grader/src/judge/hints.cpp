@@ -1,7 +1,10 @@
 #include "judge/hints.hpp"
 
+#include <algorithm>
 #include <regex>
 #include <sstream>
+
+#include "oclgrind/checks.hpp"
 
 namespace grader {
 
@@ -26,6 +29,20 @@ std::string step_hint(CaseStatus end, const std::string& source, const std::stri
   if (end == CaseStatus::Timeout) return "an endless loop? check that every loop's counter changes (offset *= 2)";
   if (end == CaseStatus::Crashed) return "an out-of-bounds access? check every index against the array's size";
   return "";
+}
+
+void crash_hints_from_findings(LabResult& r) {
+  const std::string divergence = safety_name("barrier-divergence");
+  const auto found = std::find_if(r.cases.begin(), r.cases.end(), [&](const CaseResult& c) {
+    return c.kind == CaseKind::Safety && c.name == divergence && c.status == CaseStatus::Unsafe;
+  });
+  if (found == r.cases.end()) return;
+  const std::string first = found->message.substr(0, found->message.find('\n'));
+  for (CaseResult& c : r.cases)
+    if (c.status == CaseStatus::Crashed && (c.kind == CaseKind::Case || c.kind == CaseKind::Speed))
+      c.hint = "a barrier that not every work-item reaches: the barrier-divergence check says " + first +
+               ". A barrier inside an if (or a loop that not every work-item runs) is undefined behaviour and can crash "
+               "the kernel; put it where every work-item of the group reaches it";
 }
 
 }  // namespace grader

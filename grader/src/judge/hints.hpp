@@ -16,4 +16,10 @@ int printf_line(const std::string& source);
 // usual suspects; "" when there is none.
 std::string step_hint(CaseStatus end, const std::string& source, const std::string& shown_as);
 
+// A crash's hint made to agree with the same grading's Oclgrind findings: where the
+// barrier-divergence check is unsafe, each crashed case (and speed case) is told of the divergent
+// barrier that check found (its first finding, with the barriers' lines), not guessed an
+// out-of-bounds access. Nothing changes without that finding.
+void crash_hints_from_findings(LabResult& r);
+
 }  // namespace grader

@@ -133,17 +133,25 @@ std::vector<CaseResult> measured_algorithm(const AlgorithmSpec& algorithm, const
   return measured;
 }
 
-// One memory-safety check's verdict from the findings: passed (with `note`, and the false alarms
-// allowed), or unsafe with the first five findings of its kind and a hint.
+// One memory-safety check's verdict from the findings: unsafe with the first five findings of its
+// kind and a hint; else passed (with the false alarms allowed), or, when Oclgrind failed on its own
+// (`checker_failed`: how, "" when it ended cleanly), not-checked with its points kept.
 void judge_safety(CaseResult& c, const SafetySpec& safety, const std::vector<OclgrindFinding>& findings, std::size_t allowed,
-                  const std::string& note, const std::string& source, const std::string& shown_as) {
-  c.message = note;
+                  const std::string& checker_failed, const std::string& source, const std::string& shown_as) {
+  c.message.clear();
   const std::string kind = std::find_if(safety.checks.begin(), safety.checks.end(), [&](const auto& k) {
                              return safety_name(k.first) == c.name;
                            })->first;
   std::vector<std::string> lines;
   for (const OclgrindFinding& f : findings)
     if (f.kind == kind || (kind == "invalid-access" && f.kind == "other")) lines.push_back(describe(f, source, shown_as));
+  if (lines.empty() && !checker_failed.empty()) {
+    c.status = CaseStatus::NotChecked;
+    c.points = c.max_points;
+    c.message = "not checked (the checker failed: Oclgrind " + checker_failed +
+                "): it found nothing of this kind before it failed, and a failure of the checker costs no points";
+    return;
+  }
   if (lines.empty()) {
     c.status = CaseStatus::Passed;
     c.points = c.max_points;
@@ -231,18 +239,17 @@ std::vector<CaseResult> oclgrind_cases(const LabSpec& spec, bool with_safety, bo
                             "); this is not a finding against the kernel, and the check should be run again");
   if (finished && step_status(run.result) != StepStatus::Ok && findings.empty())
     return all(CaseStatus::Error, "the run under Oclgrind failed: " + run.result.value("message", "unknown error"));
-  // Oclgrind can abort while it shuts down, after the run has finished and written its result:
-  // that is Oclgrind's own fault, told apart from the kernel's by the finished result file.
+  // Oclgrind can fail after the run has finished and written its result: that is Oclgrind's own
+  // fault, told apart from the kernel's by the finished result file. Its findings so far count;
+  // a check that found nothing is not checked, never passed.
   const bool clean_end = run.outcome.end == ChildOutcome::End::Exited && run.outcome.exit_code == 0;
-  const std::string note = finished && !clean_end ? "Oclgrind " + run.outcome.reason(limits) +
-                                                        " after the run had finished; that is Oclgrind's own fault and is ignored"
-                                                  : "";
+  const std::string checker_failed = finished && !clean_end ? run.outcome.reason(limits) + " after the run had finished" : "";
   if (with_algorithm) {
     const std::vector<CaseResult> measured = measured_algorithm(*spec.algorithm, runs, limits);
     std::copy(measured.begin(), measured.end(), results.end() - long(measured.size()));
   }
   for (CaseResult& c : results)
-    if (c.kind == CaseKind::Safety) judge_safety(c, safety, findings, allowed, note, source, shown_as);
+    if (c.kind == CaseKind::Safety) judge_safety(c, safety, findings, allowed, checker_failed, source, shown_as);
   return results;
 }
 
