@@ -102,4 +102,17 @@ TEST_CASE("resubmissions: a changed kernel, a new version and a new deadline are
   CHECK(last.at("ann") == after.at("ann"));
   CHECK(last.at("ben") == after.at("ben"));
   CHECK(test::read(dir / "out" / "cat" / "report.json").find("(spec, references or deadline changed): 6.4 -> 8 points") != std::string::npos);
+
+  // On a cluster the same: cat changes her kernel, `grader slurm` plans her alone, her earlier
+  // result copied into her task's journal for the history.
+  hand_in("cat", starter, std::chrono::hours(-1));
+  const auto slurm = test::run_program("grader", data + " slurm --dry-run --labs 01 --no-races --submissions " + (dir / "class").string() +
+                                                     " --out " + (dir / "out").string() + " --deadline 2026-12-03T23:59");
+  REQUIRE_MESSAGE(slurm.exit_code == 0, slurm.output);
+  CHECK(says(slurm, "1 result(s) resubmitted or with a changed spec, references or deadline: regraded"));
+  CHECK(test::read(dir / "out" / "slurm" / "round-1" / "chunk-0.txt") == "cat\n");
+  CHECK_FALSE(fs::exists(dir / "out" / "slurm" / "round-1" / "chunk-1.txt"));
+  const json copied = json::parse(test::read(dir / "out" / "slurm" / "round-1" / "task-0" / "journal.jsonl"));
+  CHECK(copied["student"] == "cat");
+  CHECK(copied["copied_for_regrade"] == true);
 }
