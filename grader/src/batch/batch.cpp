@@ -13,6 +13,7 @@
 #include "core/files.hpp"
 #include "judge/grade.hpp"
 #include "judge/graded_kernels.hpp"
+#include "batch/graded_hash.hpp"
 #include "batch/journal.hpp"
 #include "batch/output_lock.hpp"
 #include "term/regrade.hpp"
@@ -70,16 +71,39 @@ std::vector<Student> choose_students(const BatchOptions& o, std::ostream& progre
   return chosen;
 }
 
-// What a run starts from: the journal's results less those to grade again, the regraded
-// students' (set aside in `earlier` for their history) and those with grader errors (needs_retry).
+// What a run starts from: the journal's results less those to grade again: the regraded
+// students' and those whose graded_hash changed (set aside in `earlier` for their history, with
+// the reason of each) and those with grader errors (needs_retry); every student's inputs, hashed.
 struct Start {
   ResultMap results, earlier;
+  std::map<ResultKey, std::string> reasons;
+  std::map<std::string, PreparedStudent> prepared;
 };
+
+// Sets aside the results graded from other inputs than the students' now (take_out_changed).
+void take_out_changed(Start& start, const std::map<ResultKey, json>& records, std::ostream& progress) {
+  std::map<ResultKey, std::string> reasons;
+  for (auto& [key, r] : take_out_changed(start.results, records, start.prepared, reasons)) start.earlier[key] = std::move(r);
+  std::size_t resubmitted = 0;
+  for (const auto& [key, why] : reasons) resubmitted += why == "resubmitted";
+  if (resubmitted) progress << resubmitted << " resubmitted (content changed): regraded\n";
+  if (reasons.size() > resubmitted)
+    progress << reasons.size() - resubmitted << " with a changed spec, references or deadline: regraded\n";
+  start.reasons.insert(reasons.begin(), reasons.end());
+}
 
 Start load_journal(const Journal& journal, const BatchOptions& o, const std::vector<Student>& students, std::ostream& progress) {
   Start start;
-  start.results = journal.load();
+  std::map<ResultKey, json> records;
+  for (auto& [key, line] : journal.load_lines()) {
+    start.results[key] = std::move(line.result);
+    records[key] = std::move(line.record);
+  }
   start.earlier = take_out_regraded(start.results, o.term.regrade, names_of(students), o.specs, o.submissions);
+  for (const auto& [key, r] : start.earlier) start.reasons[key] = o.term.reason;
+  for (const Student& s : students)  // hashed before anything is graded
+    start.prepared[s.student] = prepare_student(s, o.specs, o.references, o.term.deadline, o.out / ".work" / s.student);
+  take_out_changed(start, records, progress);
   std::size_t retried = 0;
   for (auto it = start.results.begin(); it != start.results.end();)  // grader-side errors are graded again
     if (needs_retry(it->second)) it = start.results.erase(it), ++retried;
@@ -95,7 +119,7 @@ class ClassRun {
  public:
   ClassRun(const BatchOptions& o, std::vector<LabReference> references, Journal& journal, Start start, std::ostream& progress)
       : o_(o), references_(std::move(references)), journal_(journal), results_(std::move(start.results)),
-        earlier_(std::move(start.earlier)), progress_(progress), work_(o.out / ".work"),
+        earlier_(std::move(start.earlier)), reasons_(std::move(start.reasons)), prepared_(std::move(start.prepared)), progress_(progress), work_(o.out / ".work"),
         exe_(std::filesystem::read_symlink("/proc/self/exe")) {}
 
   // Returns the number of results graded now.
@@ -109,6 +133,7 @@ class ClassRun {
         else missing = true;
       }
       if (missing) todo_.push_back(&s);
+      else std::filesystem::remove_all(work_ / s.student);  // hashed only: its extracted archive, its copies
     }
     finished_ = already;
     progress_ << students.size() << " students x " << o_.specs.size() << " lab(s): " << already
@@ -153,13 +178,8 @@ class ClassRun {
 
   // Every lab of `s` without a result: graded, finished (finish_result), in the journal, recorded.
   void grade_student(const Student& s, const std::filesystem::path& pocl_cache, const BuildServiceProcess* service) {
-    std::filesystem::path root;
-    std::string refused;
-    try {
-      root = submission_root(s, work_ / s.student / "files");  // an archive extracted, a download's files gathered
-    } catch (const kit::Error& e) {
-      refused = e.what();
-    }
+    const PreparedStudent& prepared = prepared_.at(s.student);  // what was hashed, and the copies it was hashed from
+    const std::string& refused = prepared.refused;
     for (std::size_t l = 0; l < o_.specs.size(); ++l) {
       const LabSpec& spec = o_.specs[l];
       {
@@ -176,13 +196,13 @@ class ClassRun {
       if (o_.stats) settings.phases = &phases;
       LabResult r;
       try {
-        r = refused.empty() ? grade_lab(spec, references_[l], root, s.student, settings)
+        r = refused.empty() ? grade_lab(spec, references_[l], prepared.labs.at(spec.lab).root, s.student, settings)
                             : not_graded(spec, settings, s.student, LabStatus::Rejected, refused);
       } catch (const std::exception& e) {  // the grader's own trouble, not the student's: retried next run
         r = not_graded(spec, settings, s.student, LabStatus::Error, std::string("the grader failed here: ") + e.what());
       }
       finish_result(s, spec, r);
-      if (!needs_retry(r)) journal_.append(r);  // on disk before anything else happens
+      if (!needs_retry(r)) journal_.append(r, hash_fields(prepared.labs.at(spec.lab)));  // on disk before anything else happens
       record(s, spec, r, phases);
     }
   }
@@ -196,8 +216,9 @@ class ClassRun {
       r.notes.push_back("earlier versions handed in: " + all + "; the newest, " + s.entry.filename().string() + ", was graded");
     }
     r.notes.insert(r.notes.end(), s.notes.begin(), s.notes.end());
-    if (o_.term.deadline) apply_late_penalty(spec, handed_in_at(s), *o_.term.deadline, r);
-    if (const auto old = earlier_.find({s.student, spec.lab}); old != earlier_.end()) add_regrade_history(old->second, o_.term.reason, r);
+    if (o_.term.deadline) apply_late_penalty(spec, prepared_.at(s.student).handed_in, *o_.term.deadline, r);  // the time hashed
+    if (const auto old = earlier_.find({s.student, spec.lab}); old != earlier_.end())
+      add_regrade_history(old->second, reasons_.at({s.student, spec.lab}), r);
   }
 
   void record(const Student& s, const LabSpec& spec, const LabResult& r, const std::map<std::string, double>& phases) {
@@ -219,7 +240,9 @@ class ClassRun {
   const std::vector<LabReference> references_;
   Journal& journal_;
   ResultMap results_;
-  const ResultMap earlier_;  // the regraded students' results before this run
+  const ResultMap earlier_;  // the regraded results before this run
+  const std::map<ResultKey, std::string> reasons_;  // why each of earlier_ is graded again
+  const std::map<std::string, PreparedStudent> prepared_;
   std::ostream& progress_;
   const std::filesystem::path work_, exe_;
   GradedKernels graded_kernels_;

@@ -70,7 +70,8 @@ std::vector<std::string> student_names(const std::filesystem::path& submissions)
 void write_roster_outputs(const BatchOptions& o, const std::vector<RosterEntry>& roster, const ResultMap& results,
                           std::ostream& progress);
 
-// Grades every student x lab not already in OUT/journal.jsonl, then writes OUT/gradebook.csv and
+// Grades every student x lab not already in OUT/journal.jsonl, or there with another graded_hash
+// than its inputs' now (batch/graded_hash.hpp: hashed, archives extracted, before any grading), then writes OUT/gradebook.csv and
 // OUT/<student>/report.json and report.md atomically. Returns the number of results graded now.
 std::size_t grade_class(const BatchOptions& options, std::ostream& progress);
 

@@ -41,10 +41,11 @@ std::map<std::pair<std::string, std::string>, LabResult> Journal::load() const {
   return done;
 }
 
-void Journal::append(const LabResult& result) {
+void Journal::append(const LabResult& result, const json& fields) {
   // Every result is kept with when and by which kit it was graded; a regrade appends, and the
   // newest line of a student x lab is the one that counts.
   json record = to_json(result);
+  for (const auto& [name, value] : fields.items()) record[name] = value;
   const std::time_t now = std::time(nullptr);
   char when[32];
   std::strftime(when, sizeof when, "%Y-%m-%dT%H:%M:%SZ", std::gmtime(&now));

@@ -25,7 +25,8 @@ class Journal {
   std::map<std::pair<std::string, std::string>, LabResult> load() const;
   std::map<std::pair<std::string, std::string>, Line> load_lines() const;  // the same, with the records
   std::size_t damaged_lines() const { return damaged_; }
-  void append(const LabResult& result);  // thread-safe
+  // Thread-safe. `fields`: more of the record, e.g. what the result was graded from (batch/graded_hash.hpp).
+  void append(const LabResult& result, const json& fields = json::object());
   void append_record(const json& record);  // a record of another journal as it is (its graded_at kept)
 
  private:

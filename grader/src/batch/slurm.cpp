@@ -10,6 +10,7 @@
 #include <sstream>
 
 #include "core/files.hpp"
+#include "batch/graded_hash.hpp"
 #include "batch/journal.hpp"
 #include "batch/output_lock.hpp"
 #include "kit/errors.hpp"
@@ -142,9 +143,10 @@ std::string sbatch(const std::vector<std::string>& args) {
   return id.substr(0, id.find(';'));  // "id;cluster" on a multi-cluster site
 }
 
-// Each task's chunk list, and for a chunk with regraded students their earlier results, copied
-// into the task's journal (marked kCopiedForRegrade) for the task's regrade history.
-void write_chunks(const SlurmOptions& o, const SlurmPlan& plan, const Lines& done, const fs::path& round) {
+// Each task's chunk list, and for a chunk with regraded students their earlier results (and the
+// earlier results whose graded_hash changed, `changed`), copied into the task's journal (marked
+// kCopiedForRegrade) for the task's regrade history: its `grader grade` finds the change again.
+void write_chunks(const SlurmOptions& o, const SlurmPlan& plan, const Lines& done, const ResultMap& changed, const fs::path& round) {
   const std::vector<std::string>& regrade = o.batch.term.regrade;
   for (std::size_t k = 0; k < plan.chunks.size(); ++k) {
     std::string names;
@@ -152,9 +154,9 @@ void write_chunks(const SlurmOptions& o, const SlurmPlan& plan, const Lines& don
     write_file_atomically(round / ("chunk-" + std::to_string(k) + ".txt"), names);
     const fs::path task = round / ("task-" + std::to_string(k));
     for (const std::string& n : plan.chunks[k]) {
-      if (std::find(regrade.begin(), regrade.end(), n) == regrade.end()) continue;
+      const bool all = std::find(regrade.begin(), regrade.end(), n) != regrade.end();
       for (const LabSpec& spec : o.batch.specs)
-        if (const auto it = done.find({n, spec.lab}); it != done.end()) {
+        if (const auto it = done.find({n, spec.lab}); it != done.end() && (all || changed.count(it->first))) {
           fs::create_directories(task);
           json copy = it->second.record;
           copy[kCopiedForRegrade] = true;
@@ -271,6 +273,22 @@ std::string undone_regrades(const fs::path& root, const Lines& merged) {
   return list;
 }
 
+// The results graded from other inputs than the students' now (take_out_changed, as `grader grade`
+// does), taken out of `results`: plan_slurm then puts their students in the chunks.
+ResultMap changed_results(const BatchOptions& o, const Lines& done, ResultMap& results, std::ostream& out) {
+  const fs::path work = fs::absolute(o.out) / "slurm" / ".hashing";
+  std::map<std::string, PreparedStudent> prepared;
+  for (const Student& s : read_submissions(o.submissions).students)
+    prepared[s.student] = prepare_student(s, o.specs, o.references, o.term.deadline, work / s.student);
+  fs::remove_all(work);
+  std::map<ResultKey, json> records;
+  for (const auto& [key, line] : done) records[key] = line.record;
+  std::map<ResultKey, std::string> reasons;
+  ResultMap changed = take_out_changed(results, records, prepared, reasons);
+  if (!changed.empty()) out << changed.size() << " result(s) resubmitted or with a changed spec, references or deadline: regraded\n";
+  return changed;
+}
+
 }  // namespace
 
 SlurmPlan plan_slurm(const SlurmOptions& o, const std::vector<std::string>& students, const ResultMap& done) {
@@ -310,7 +328,9 @@ SlurmSubmission submit_to_slurm(const SlurmOptions& o, std::ostream& out) {
   if (!o.batch.term.roster.empty()) load_roster(o.batch.term.roster);  // a bad row stops it before anything is submitted
   const OutputLock lock(root);  // while it picks the next round and writes its scripts
   const Lines done = all_results(root);
-  const SlurmPlan plan = plan_slurm(o, student_names(o.batch.submissions), results_of(done));
+  ResultMap results = results_of(done);
+  const ResultMap changed = changed_results(o.batch, done, results, out);
+  const SlurmPlan plan = plan_slurm(o, student_names(o.batch.submissions), results);
   SlurmSubmission s;
   if (plan.chunks.empty()) {
     out << "every student x lab already has a result in " << root.string() << ": nothing to submit (grader merge writes the outputs)\n";
@@ -321,7 +341,7 @@ SlurmSubmission submit_to_slurm(const SlurmOptions& o, std::ostream& out) {
   s.round = root / "slurm" / ("round-" + std::to_string(round));
   s.tasks = plan.chunks.size();
   fs::create_directories(s.round);
-  write_chunks(o, plan, done, s.round);
+  write_chunks(o, plan, done, changed, s.round);
   std::string setup;
   for (const std::string& line : o.setup) setup += line + "\n";
   write_array_script(o, plan, s.round, setup);

@@ -34,6 +34,7 @@ class Slurm : public Command {
   int run(const Globals& g) override {
     o_.batch.submissions = submissions_;
     o_.batch.out = out_;
+    o_.batch.references = g.reference_dir;  // what the tasks grade with: part of each result's graded_hash
     o_.batch.specs = load_specs(g.specs_dir, split_labs(labs_));
     o_.batch.grading = oclgrind_.options(g.pocl_threads, {});
     o_.grader_exe = self_exe();
