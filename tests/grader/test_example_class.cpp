@@ -3,12 +3,42 @@
 #include <doctest/doctest.h>
 
 #include <map>
+#include <sstream>
 #include <nlohmann/json.hpp>
 
 #include "kit/paths.hpp"
 #include "support.hpp"
+#include "term/roster.hpp"  // csv_fields
 
 using json = nlohmann::json;
+
+namespace {
+
+// OUT/gradebook-status.csv of the example class: one phrase per student, saying why.
+void check_status_file(const std::filesystem::path& out, const json& expected) {
+  const std::string status = test::read(out / "gradebook-status.csv");
+  CHECK(status.rfind("student," + expected["lab"].get<std::string>() + "\n", 0) == 0);
+  std::map<std::string, std::string> phrase;
+  std::istringstream lines(status);
+  for (std::string line; std::getline(lines, line);)
+    if (const auto fields = grader::csv_fields(line); fields.size() == 2) phrase[fields[0]] = fields[1];
+  CHECK(phrase["ada"] == "graded");
+  CHECK(phrase["ben-missing-barrier"] == "graded");  // wrong, but graded: the points say how wrong
+  CHECK(phrase["farid-compile-error"].rfind("build error: ArrayMultReduce.cl:15:34: error: expected ';'", 0) == 0);
+  CHECK(phrase["gus-infinite-loop"].rfind("timed out (", 0) == 0);  // "timed out (N of M cases)"
+  for (const auto& [student, want] : expected["students"].items()) {
+    CAPTURE(student);
+    CHECK(phrase.count(student) == 1);
+    bool timed_out = false;
+    const json report = json::parse(test::read(out / student / "report.json"));
+    for (const json& c : report["labs"][0]["cases"]) timed_out |= c["status"] == "timeout";
+    if (want["status"] == "graded" && !timed_out) CHECK(phrase[student] == "graded");
+    if (want["status"] == "graded" && timed_out) CHECK(phrase[student].rfind("timed out (", 0) == 0);
+    if (want["status"] == "graded") CHECK(test::read(out / student / "report.md").find("\nPoints: cases ") != std::string::npos);
+  }
+}
+
+}  // namespace
 
 TEST_CASE("the example class gets the grades written in EXPECTED.json") {
   const std::filesystem::path cls = kit::root() / "grader" / "examples" / "class";
@@ -83,4 +113,5 @@ TEST_CASE("the example class gets the grades written in EXPECTED.json") {
     CHECK(safety_seen == 4);
     CHECK(algorithm_seen == 1);
   }
+  check_status_file(out.path, expected);
 }

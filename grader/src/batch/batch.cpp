@@ -19,6 +19,7 @@
 #include "term/regrade.hpp"
 #include "term/roster.hpp"
 #include "kit/errors.hpp"
+#include "export/gradebook.hpp"
 #include "export/reports.hpp"
 
 namespace grader {
@@ -269,7 +270,7 @@ std::vector<std::string> student_names(const std::filesystem::path& submissions)
 void write_roster_outputs(const BatchOptions& o, const std::vector<RosterEntry>& roster, const ResultMap& results,
                           std::ostream& progress) {
   if (roster.empty()) return;
-  progress << write_lms_import(o.out, roster, student_names(o.submissions), o.specs, results)
+  progress << write_lms_import(o.out, roster, student_names(o.submissions), gradebook_labs(o.specs, results), results)
            << "LMS import (Canvas layout): " << (o.out / "lms-import.csv").string() << "\n";
 }
 
@@ -292,12 +293,14 @@ std::size_t grade_class(const BatchOptions& options, std::ostream& progress) {
 }
 
 void write_class_outputs(const std::filesystem::path& out, const std::vector<std::string>& students,
-                         const std::vector<LabSpec>& specs, const ResultMap& results) {
+                         const std::vector<LabSpec>& graded, const ResultMap& results) {
+  const std::vector<LabSpec> specs = gradebook_labs(graded, results);  // every column, not only those graded now
   for (const std::string& name : students) {
     write_file_atomically(out / name / "report.json", dump_json(student_report_json(name, specs, results), 2) + "\n");
     write_file_atomically(out / name / "report.md", student_report_md(name, specs, results));
   }
   write_file_atomically(out / "gradebook.csv", gradebook_csv(students, specs, results));
+  write_file_atomically(out / "gradebook-status.csv", gradebook_status_csv(students, specs, results));
 }
 
 }  // namespace grader

@@ -57,10 +57,12 @@ struct BatchStats {
   double seconds = 0;  // wall clock of the whole batch
 };
 
-// Writes OUT/gradebook.csv and OUT/<student>/report.json and report.md atomically for `students`
-// from `results` (a student x lab with no result is reported as not graded).
+// Writes OUT/gradebook.csv, OUT/gradebook-status.csv and OUT/<student>/report.json and report.md
+// atomically for `students` from `results` (a student x lab with no result is reported as not
+// graded). Their labs are gradebook_labs(graded, results): the labs graded now and every other lab
+// `results` holds (export/gradebook.hpp), so a run of some labs keeps the others' columns.
 void write_class_outputs(const std::filesystem::path& out, const std::vector<std::string>& students,
-                         const std::vector<LabSpec>& specs, const ResultMap& results);
+                         const std::vector<LabSpec>& graded, const ResultMap& results);
 
 // Every student's name in the submissions folder (list_students, entries it skips left out).
 std::vector<std::string> student_names(const std::filesystem::path& submissions);

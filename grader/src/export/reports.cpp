@@ -5,6 +5,7 @@
 #include <cstdlib>
 #include <sstream>
 
+#include "export/gradebook.hpp"
 #include "export/leaderboard.hpp"
 
 namespace grader {
@@ -32,6 +33,27 @@ std::string case_explanation(const CaseResult& c) {
 
 }  // namespace
 
+std::string points_by_kind(const LabResult& r) {
+  static const std::vector<std::pair<CaseKind, const char*>> kinds = {
+      {CaseKind::Case, "cases"}, {CaseKind::Safety, "memory safety"}, {CaseKind::Algorithm, "algorithm"}, {CaseKind::Speed, "speed"}};
+  std::string line;
+  for (const auto& [kind, name] : kinds) {
+    double points = 0, max = 0;
+    for (const CaseResult& c : r.cases)
+      if (c.kind == kind) points += c.points, max += c.max_points;
+    if (max > 0) line += (line.empty() ? "" : ", ") + std::string(name) + " " + format_points(points) + " / " + format_points(max);
+  }
+  return line;
+}
+
+std::string late_penalty_line(const LabResult& r) {
+  double penalty = 0;
+  bool late = false;
+  for (const CaseResult& c : r.cases)
+    if (c.kind == CaseKind::Late) late = true, penalty += c.points;
+  return late ? "late penalty " + format_points(penalty) : "";
+}
+
 std::string format_points(double points) {
   char text[32];
   std::snprintf(text, sizeof text, "%g", points);
@@ -42,7 +64,7 @@ std::string gradebook_csv(const std::vector<std::string>& students, const std::v
                           const ResultMap& results) {
   std::ostringstream out;
   out << "student";
-  for (const LabSpec& s : specs) out << "," << s.lab;
+  for (const LabSpec& s : specs) out << "," << csv_field(column_name(s));
   out << ",total\n";
   for (const std::string& student : students) {
     out << csv_field(student);
@@ -89,6 +111,8 @@ std::string student_report_md(const std::string& student, const std::vector<LabS
     if (!r->kernel.empty()) out << "Kernel file: `" << r->kernel << "`\n\n";
     for (const std::string& note : r->notes) out << "Note: " << note << "\n\n";
     if (r->status != LabStatus::Graded) out << "**" << word(r->status) << "**:\n\n```\n" << r->message << "\n```\n\n";
+    if (const std::string kinds = points_by_kind(*r); !kinds.empty()) out << "Points: " << kinds << "\n\n";
+    if (const std::string late = late_penalty_line(*r); !late.empty()) out << late << "\n\n";
     out << "| case | result | points | details |\n|---|---|---|---|\n";
     for (const CaseResult& c : r->cases) {
       std::string details = case_explanation(c);
@@ -125,6 +149,8 @@ std::string check_report(const LabResult& r) {
       if (!c.hint.empty()) out << "       hint: " << c.hint << "\n";
     }
   }
+  if (const std::string kinds = points_by_kind(r); !kinds.empty()) out << "  " << kinds << "\n";
+  if (const std::string late = late_penalty_line(r); !late.empty()) out << "  " << late << "\n";
   out << "  " << format_points(r.points()) << " / " << format_points(r.max_points()) << " points\n";
   return out.str();
 }

@@ -29,6 +29,13 @@ json gradescope_results(const std::vector<LabResult>& results, const json& metad
 
 std::string format_points(double points);
 
+// A lab's points by kind of line, in the order cases, memory safety, algorithm, speed, only the
+// kinds it has: "cases 10 / 10, memory safety 5 / 5, algorithm 3 / 3, speed 0 / 4" (report.md,
+// the self-check). The late penalty is not among them: late_penalty_line gives it, "late penalty
+// -2" (empty when the result has none).
+std::string points_by_kind(const LabResult& result);
+std::string late_penalty_line(const LabResult& result);
+
 // A CSV field: quoted (quotes doubled) when it holds a comma, a quote or a line break.
 std::string csv_field(const std::string& s);
 

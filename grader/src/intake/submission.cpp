@@ -171,6 +171,7 @@ std::string missing_kernel_message(const std::filesystem::path& root, const std:
 std::vector<std::string> screen_kernel_source(const std::string& bytes, const std::string& shown_as,
                                               const std::vector<kit::KernelSignature>& kernels) {
   std::vector<std::string> problems;
+  if (bytes.find_first_not_of(" \t\r\n") == std::string::npos) return {"the file is empty"};  // nothing to build or grade
   if (bytes.size() > kMaxKernelBytes) {
     problems.push_back(shown_as + ": " + std::to_string(bytes.size()) + " bytes, above the limit of " +
                        std::to_string(kMaxKernelBytes) + " bytes for a kernel file");

@@ -5,6 +5,7 @@
 #include <sstream>
 
 #include "core/files.hpp"
+#include "export/gradebook.hpp"
 #include "kit/errors.hpp"
 
 namespace grader {
@@ -65,7 +66,7 @@ std::string write_lms_import(const std::filesystem::path& out, const std::vector
   std::string possible = "Points Possible,,,,";
   for (const LabSpec& spec : specs) {
     const double max = spec.max_points(false, true);
-    table += "," + csv_field(spec.lab);
+    table += "," + csv_field(column_name(spec));
     possible += "," + format_points(max);
   }
   table += "\n" + possible + "\n";
