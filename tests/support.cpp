@@ -89,4 +89,13 @@ std::string replace_slide_region(const std::string& text, const std::string& nam
   return text.substr(0, line_start) + body + text.substr(after);
 }
 
+std::string lab01_with_late_penalty(const std::filesystem::path& dir, double per_day) {
+  std::string spec = read(kit::root() / "grader/specs/01-array-mult.json");
+  const auto open = spec.find('{');
+  if (open == std::string::npos) throw std::logic_error("lab 01's spec is not a JSON object");
+  spec.insert(open + 1, "\n  \"late_penalty_per_day\": " + std::to_string(per_day) + ",");
+  write(dir / "specs" / "01-array-mult.json", spec);
+  return " --specs " + (dir / "specs").string() + " --references " + (kit::root() / "grader" / "reference").string();
+}
+
 }  // namespace test

@@ -52,4 +52,9 @@ std::string replace_once(std::string text, const std::string& from, const std::s
 // replaced by `body`; throws std::logic_error when the region is missing.
 std::string replace_slide_region(const std::string& text, const std::string& name, const std::string& body);
 
+// Writes DIR/specs/01-array-mult.json, lab 01's spec with `late_penalty_per_day` set, and returns
+// the grader's global options for it: " --specs DIR/specs --references <the kit's references>". A
+// late penalty is policy, not an output, so the stored references serve it as they are.
+std::string lab01_with_late_penalty(const std::filesystem::path& dir, double per_day);
+
 }  // namespace test

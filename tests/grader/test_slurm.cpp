@@ -351,14 +351,8 @@ TEST_CASE("Slurm: a term's deadline, roster and regrade through a real job array
   }
   namespace fs = std::filesystem;
   test::TempDir dir;
-  // Lab 01's spec with a late penalty of 10 % a day, and references made for it.
-  fs::create_directories(dir / "specs");
-  json spec = json::parse(test::read(kit::root() / "grader/specs/01-array-mult.json"));
-  spec["late_penalty_per_day"] = 0.1;
-  test::write(dir / "specs" / "01-array-mult.json", spec.dump(2));
-  const std::string data = " --specs " + (dir / "specs").string() + " --references " + (dir / "ref").string();
-  const auto made = test::run_program("grader", data + " reference --labs 01");
-  REQUIRE_MESSAGE(made.exit_code == 0, made.output);
+  // Lab 01's spec with a late penalty of 10 % a day (the stored references serve it).
+  const std::string data = test::lab01_with_late_penalty(dir.path, 0.1);
   // ann two days late, cat three, ben and dan on time; eve is on the roster with nothing handed
   // in, dan is not on it.
   const std::string solution = test::read(kit::root() / "solutions/01-array-mult/ArrayMult.cl");

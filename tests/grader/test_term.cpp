@@ -25,14 +25,8 @@ TEST_CASE("versions and deadlines: name-v2 is a newer version, a deadline is rea
 
 TEST_CASE("a term: the newest version is graded, late work loses the spec's penalty, a regrade keeps the history") {
   test::TempDir dir;
-  // Lab 01's spec with a late penalty of 10 % a day, and references made for it.
-  fs::create_directories(dir / "specs");
-  json spec = json::parse(test::read(kit::root() / "grader/specs/01-array-mult.json"));
-  spec["late_penalty_per_day"] = 0.1;
-  test::write(dir / "specs" / "01-array-mult.json", spec.dump(2));
-  const std::string data = " --specs " + (dir / "specs").string() + " --references " + (dir / "ref").string();
-  const auto made = test::run_program("grader", data + " reference --labs 01");
-  REQUIRE_MESSAGE(made.exit_code == 0, made.output);
+  // Lab 01's spec with a late penalty of 10 % a day (the stored references serve it).
+  const std::string data = test::lab01_with_late_penalty(dir.path, 0.1);
 
   const std::string solution = test::read(kit::root() / "solutions/01-array-mult/ArrayMult.cl");
   const std::string starter = test::read(kit::root() / "labs/01-array-mult/ArrayMult.cl");
