@@ -15,6 +15,8 @@ TEST_CASE("check fails the starter kernels with hints and passes the solutions")
   CHECK(starter.output.find("(hidden)") == std::string::npos);  // hidden cases are not run or shown
   CHECK(starter.output.find("0 / 8 points") != std::string::npos);  // 5 visible case points and the 3 of the algorithm
   CHECK(starter.output.find("0 of 8 labs pass every visible case; next: lab 01 (grader check 01).") != std::string::npos);
+  // One figure explained: the grader's one PoCL thread is the "1 compute units" the lab programs do not show.
+  CHECK(starter.output.find("(1 compute unit: the grader gives each case one PoCL thread (--pocl-threads)") != std::string::npos);
   const auto solved = test::run_program("grader", "check 03 --dir " + (kit::root() / "solutions").string());
   CHECK(solved.exit_code == 0);
   CHECK(solved.output.find("All visible cases pass: 8 / 8 points") != std::string::npos);

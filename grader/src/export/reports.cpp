@@ -132,6 +132,11 @@ std::string check_report(const LabResult& r) {
   out << r.lab << (r.kernel.empty() ? "" : " (" + r.kernel + ")") << "\n";
   for (const std::string& note : r.notes) out << "  note: " << note << "\n";
   if (!r.device.empty()) out << "  on " << r.device << "\n";
+  // The lab programs report every core of the CPU; the grader's children run PoCL on the threads
+  // --pocl-threads gives them (1 by default), which PoCL reports as its compute units.
+  if (r.device.find("Portable Computing Language (1 compute units") != std::string::npos)
+    out << "  (1 compute unit: the grader gives each case one PoCL thread (--pocl-threads), so that kernels are graded "
+           "side by side and alike on every machine; the lab programs use every core)\n";
   if (r.status != LabStatus::Graded) {
     out << "  " << word(r.status) << ":\n";
     std::istringstream lines(r.message);
