@@ -61,6 +61,26 @@ TEST_CASE("resubmissions: a changed kernel, a new version and a new deadline are
   CHECK(says(same, "3 result(s) already in the journal, 0 to grade"));
   CHECK_FALSE(says(same, "regraded"));
   CHECK(test::read(dir / "out" / "journal.jsonl") == journal);
+  CHECK_FALSE(says(same, "older grader"));
+
+  // A journal an older grader wrote (no graded_hash): kept, and the run says so.
+  {
+    test::TempDir old_out;
+    std::istringstream lines(journal);
+    std::string stripped;
+    for (std::string line; std::getline(lines, line);) {
+      json record = json::parse(line);
+      record.erase("graded_hash");
+      record.erase("submission_hash");
+      stripped += record.dump() + "\n";
+    }
+    test::write(old_out / "journal.jsonl", stripped);
+    const auto old_run = test::run_program("grader", data + " grade --labs 01 --no-races --submissions " + (dir / "class").string() +
+                                                         " --out " + old_out.path.string() + " --deadline 2026-12-01T23:59");
+    REQUIRE_MESSAGE(old_run.exit_code == 0, old_run.output);
+    CHECK(says(old_run, "journal: 3 result(s) written by an older grader carry no graded_hash: kept as they are"));
+    CHECK(says(old_run, "0 to grade"));
+  }
 
   // ann fixes her kernel in place: she alone is graded again, and her report says so.
   hand_in("ann", solution, std::chrono::hours(-3));

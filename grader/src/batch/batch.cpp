@@ -91,6 +91,14 @@ void take_out_changed(Start& start, const std::map<ResultKey, json>& records, st
   if (reasons.size() > resubmitted)
     progress << reasons.size() - resubmitted << " with a changed spec, references or deadline: regraded\n";
   start.reasons.insert(reasons.begin(), reasons.end());
+  // A record an older grader wrote has no graded_hash: whether its submission changed cannot be
+  // seen, so the run says it kept them.
+  std::size_t unhashed = 0;
+  for (const auto& [key, record] : records)
+    unhashed += start.results.count(key) && start.prepared.count(key.first) && !record.contains("graded_hash");
+  if (unhashed)
+    progress << "journal: " << unhashed << " result(s) written by an older grader carry no graded_hash: kept as they are, "
+             << "so a change to those submissions is not seen (--regrade NAME grades a student again)\n";
 }
 
 Start load_journal(const Journal& journal, const BatchOptions& o, const std::vector<Student>& students, std::ostream& progress) {
