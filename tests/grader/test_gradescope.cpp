@@ -4,6 +4,7 @@
 #include <nlohmann/json.hpp>
 #include <set>
 
+#include "export/reports.hpp"
 #include "kit/paths.hpp"
 #include "support.hpp"
 
@@ -110,4 +111,20 @@ TEST_CASE("make gradescope-zip LABS=03 carries lab 03 only: its folder, spec and
     CHECK_MESSAGE(names.find(other) == std::string::npos, other);
   const auto entry = test::run_command("python3 -c \"import zipfile; print(zipfile.ZipFile('" + zip + "').read('run_autograder').decode())\"");
   CHECK(entry.output.find("--labs 03") != std::string::npos);
+}
+
+TEST_CASE("a check that did not run is neither passed nor failed in Gradescope's results") {
+  grader::LabResult r;
+  r.student = "s";
+  r.lab = "03-array-mult-reduce";
+  r.status = grader::LabStatus::Graded;
+  r.cases = {{"memory safety: data races (Oclgrind)", true, 2, 2, grader::CaseStatus::NotChecked,
+              "not checked (the checker failed: Oclgrind crashed (SIGABRT, Aborted) after the run had finished)", "", 0,
+              grader::CaseKind::Safety},
+             {"one work-group of 8", true, 1, 1, grader::CaseStatus::Passed, "", "", 0}};
+  const auto results = grader::gradescope_results({r});
+  REQUIRE(results["tests"].size() == 2);
+  CHECK_FALSE(results["tests"][0].contains("status"));
+  CHECK(results["tests"][0]["output"].get<std::string>().rfind("not-checked: ", 0) == 0);
+  CHECK(results["tests"][1]["status"] == "passed");
 }

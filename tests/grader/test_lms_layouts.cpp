@@ -150,8 +150,7 @@ TEST_CASE("Moodle: folders and flat files, names with spaces and non-ASCII lette
     const json lab = json::parse(test::read(dir / "out" / name / "report.json"))["labs"][0];
     CHECK(lab["status"] == "graded");
     CHECK(lab["kernel"] == "ArrayMultReduce.cl");
-    CHECK(lab["points"].get<double>() > 0);
-    CHECK(lab["points"] == lab["max_points"]);  // ada's correct kernel: 10 case points and 3 algorithm points (--no-races)
+    CHECK(lab["points"] == lab["max_points"]);  // a correct kernel (ada's): 10 case points and 3 algorithm points (--no-races)
   }
   CHECK(test::read(dir / "out" / "gradebook.csv") == "student,03-array-mult-reduce,total\njose-nunez,13,13\nzoe-muller,13,13\n");
 }

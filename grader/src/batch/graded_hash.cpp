@@ -29,9 +29,9 @@ std::string reference_identity(const fs::path& references, const std::string& la
 std::string deadline_identity(const std::optional<fs::file_time_type>& deadline, fs::file_time_type handed_in) {
   if (!deadline) return "deadline none\n";
   if (handed_in <= *deadline) return "deadline on time\n";
-  const double hours = std::chrono::duration<double>(handed_in - *deadline).count() / 3600;
+  const Lateness l = lateness(handed_in, *deadline);  // what the penalty and its message use
   char late[64];
-  std::snprintf(late, sizeof late, "%.1f hours, %d day(s)", hours, int(std::ceil(hours / 24)));
+  std::snprintf(late, sizeof late, "%.1f hours, %d day(s)", l.hours, l.days);
   return "deadline " + format_deadline(*deadline) + " late " + late + "\n";
 }
 

@@ -189,6 +189,9 @@ json gradescope_results(const std::vector<LabResult>& results, const json& metad
                        {"status", full ? "passed" : "failed"},
                        {"output", full ? std::string("passed") : word(c.status) + ": " + case_explanation(c)},
                        {"visibility", c.visible ? "visible" : "after_published"}});
+      // A check that did not run is neither passed nor failed: without "status", Gradescope shows
+      // the score, and the output says why it was not checked.
+      if (c.status == CaseStatus::NotChecked) tests.back().erase("status");
     }
   }
   json all = {{"score", score},           {"output", output},          {"output_format", "md"},

@@ -51,11 +51,15 @@ std::string format_deadline(std::filesystem::file_time_type deadline) {
   return text;
 }
 
+Lateness lateness(std::filesystem::file_time_type handed_in, std::filesystem::file_time_type deadline) {
+  const double hours = std::chrono::duration<double>(handed_in - deadline).count() / 3600;
+  return {hours, int(std::ceil(hours / 24))};
+}
+
 void apply_late_penalty(const LabSpec& spec, std::filesystem::file_time_type handed_in, std::filesystem::file_time_type deadline,
                         LabResult& r) {
   if (handed_in <= deadline) return;
-  const double hours = std::chrono::duration<double>(handed_in - deadline).count() / 3600;
-  const int days = int(std::ceil(hours / 24));
+  const auto [hours, days] = lateness(handed_in, deadline);
   if (spec.late_penalty_per_day <= 0) {
     r.notes.push_back("handed in " + std::to_string(days) + " day(s) after the deadline; this lab has no late penalty");
     return;

@@ -16,6 +16,13 @@ std::filesystem::file_time_type parse_deadline(const std::string& text);
 // The deadline as parse_deadline reads it back, to the second: "2026-12-01T23:59:00".
 std::string format_deadline(std::filesystem::file_time_type deadline);
 
+// How late work was handed in: the hours, and the days (or parts of one) the penalty counts.
+struct Lateness {
+  double hours = 0;
+  int days = 0;
+};
+Lateness lateness(std::filesystem::file_time_type handed_in, std::filesystem::file_time_type deadline);
+
 // Late work: a negative "late penalty" line of the spec's late_penalty_per_day for each day (or
 // part of one) after the deadline, as a fraction of the points earned; a note where the lab has none.
 void apply_late_penalty(const LabSpec& spec, std::filesystem::file_time_type handed_in,
