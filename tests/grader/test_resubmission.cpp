@@ -7,7 +7,11 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
+#include "batch/graded_hash.hpp"
+#include "intake/students.hpp"
+#include "intake/submission.hpp"
 #include "kit/paths.hpp"
+#include "spec/spec.hpp"
 #include "support.hpp"
 #include "term/late.hpp"
 
@@ -129,4 +133,37 @@ TEST_CASE("resubmissions: a changed kernel, a new version and a new deadline are
   const json copied = json::parse(test::read(dir / "out" / "slurm" / "round-1" / "task-0" / "journal.jsonl"));
   CHECK(copied["student"] == "cat");
   CHECK(copied["copied_for_regrade"] == true);
+}
+
+TEST_CASE("a kernel edited while a run is in progress: the run grades the bytes it hashed, the next run sees the change") {
+  test::TempDir dir;
+  const std::string solution = test::read(kit::root() / "solutions/01-array-mult/ArrayMult.cl");
+  const std::string starter = test::read(kit::root() / "labs/01-array-mult/ArrayMult.cl");
+  REQUIRE(solution != starter);
+  test::write(dir / "class" / "ann" / "ArrayMult.cl", starter);
+  const auto specs = grader::load_specs(kit::root() / "grader/specs", {"01"});
+  REQUIRE(specs.size() == 1);
+  const fs::path references = kit::root() / "grader/reference";
+  const auto listing = grader::read_submissions(dir / "class");
+  REQUIRE(listing.students.size() == 1);
+
+  // The run hashes ann's lab 01 (the starter); then she saves her solution before it is graded.
+  const grader::PreparedStudent during = grader::prepare_student(listing.students[0], specs, references, std::nullopt, dir / "work1");
+  const grader::LabInputs& hashed = during.labs.at(specs[0].lab);
+  test::write(dir / "class" / "ann" / "ArrayMult.cl", solution);
+  // What grade_lab will read is the starter it hashed, not the file as it is now.
+  const auto graded = grader::find_kernel(hashed.root, specs[0].kernel_file);
+  REQUIRE(graded.has_value());
+  CHECK(test::read(graded->path) == starter);
+  CHECK(graded->path.string().rfind((dir / "class").string(), 0) != 0);  // a private copy, not the submission
+
+  // The next run hashes the solution: a different hash, and a change the journal will call a resubmission.
+  const grader::PreparedStudent next = grader::prepare_student(listing.students[0], specs, references, std::nullopt, dir / "work2");
+  const grader::LabInputs& now = next.labs.at(specs[0].lab);
+  CHECK(now.graded_hash != hashed.graded_hash);
+  CHECK(now.submission_hash != hashed.submission_hash);
+  const json record = grader::hash_fields(hashed);
+  CHECK(grader::change_reason(record, now) == "resubmitted");
+  CHECK(test::read(grader::find_kernel(now.root, specs[0].kernel_file)->path) == solution);
+  CHECK(test::read(dir / "class" / "ann" / "ArrayMult.cl") == solution);  // never written by the grader
 }
