@@ -76,3 +76,17 @@ TEST_CASE("--run-as with a user this machine does not have is refused, naming th
   CHECK(root.exit_code != 0);
   CHECK(root.output.find("--run-as root") != std::string::npos);
 }
+
+TEST_CASE("grader slurm hands --run-as to the grading tasks") {
+  if (geteuid() != 0) {
+    MESSAGE("skipped: --run-as is for a grader run as root, and this test is not");
+    return;
+  }
+  test::TempDir out;
+  const auto run = test::run_program("grader", "slurm --dry-run --labs 03 --run-as nobody --submissions " +
+                                                   test::kit_path("grader/examples/class") + " --out " + out.path.string());
+  REQUIRE_MESSAGE(run.exit_code == 0, run.output);
+  const std::string script = test::read(out / "slurm" / "round-1" / "grade-array.sh");
+  CHECK(script.find(" grade ") != std::string::npos);
+  CHECK(script.find("'--run-as' 'nobody'") != std::string::npos);
+}
