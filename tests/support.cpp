@@ -54,6 +54,10 @@ TempDir::~TempDir() {
   std::filesystem::remove_all(path, ec);
 }
 
+void open_to_children(const TempDir& dir) {
+  std::filesystem::permissions(dir.path, std::filesystem::perms::all);
+}
+
 std::map<std::string, std::string> snapshot(const std::filesystem::path& dir) {
   std::map<std::string, std::string> files;
   for (const auto& e : std::filesystem::recursive_directory_iterator(dir))

@@ -39,6 +39,11 @@ struct TempDir {
   std::filesystem::path operator/(const std::string& name) const { return path / name; }
 };
 
+// Opens `dir` to every user (0777): a stand-in for a grading child writes down there what it saw.
+// When the tests run as root, the grader runs its children as nobody, who may write into its own
+// folder only, and this one.
+void open_to_children(const TempDir& dir);
+
 // Every file under `dir` with its bytes: equal maps mean an untouched tree.
 std::map<std::string, std::string> snapshot(const std::filesystem::path& dir);
 

@@ -111,6 +111,7 @@ TEST_CASE("an OpenCL call that fails ends its child, and after other cases ran t
   // and no trouble of the grader's either. A stand-in for `grader run-case` fails the second case
   // of any child that runs more than one, and runs a case alone cleanly.
   test::TempDir dir;
+  test::open_to_children(dir);  // the stand-in writes down here what it saw
   const std::filesystem::path fake = dir / "fake-grader";
   test::write(fake, R"sh(#!/bin/sh
 while [ $# -gt 0 ]; do case "$1" in --cases) cases=$2;; --result-dir) out=$2;; esac; shift; done

@@ -49,6 +49,7 @@ TEST_CASE("every child that runs a kernel's cases, both ways, starts with zeroed
   // A stand-in for `grader run-case` that writes down the environment it was given, then fails
   // its build: what a real child would see.
   test::TempDir dir;
+  test::open_to_children(dir);  // the stand-in writes down here what it saw
   const std::filesystem::path fake = dir / "fake-grader";
   test::write(fake, "#!/bin/sh\necho \"$MALLOC_PERTURB_\" >> " + (dir / "seen").string() + "\n");
   std::filesystem::permissions(fake, std::filesystem::perms::owner_all);
@@ -67,6 +68,7 @@ TEST_CASE("the run under Oclgrind gets one worker thread and zeroed fresh memory
   // scatter collides was "unsafe" in one run and clean in the next. A stand-in for Oclgrind
   // writes down what it was given.
   test::TempDir dir;
+  test::open_to_children(dir);  // the stand-in writes down here what it saw
   const std::filesystem::path fake = dir / "fake-oclgrind";
   test::write(fake, "#!/bin/sh\necho \"$OCLGRIND_NUM_THREADS $MALLOC_PERTURB_\" >> " + (dir / "seen").string() + "\n");
   std::filesystem::permissions(fake, std::filesystem::perms::owner_all);

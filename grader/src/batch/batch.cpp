@@ -10,6 +10,7 @@
 
 #include "intake/archive.hpp"
 #include "isolation/build_service_process.hpp"
+#include "isolation/child_folder.hpp"
 #include "core/files.hpp"
 #include "judge/grade.hpp"
 #include "judge/graded_kernels.hpp"
@@ -178,10 +179,9 @@ class ClassRun {
     for (std::size_t i; (i = next_++) < todo_.size();) {
       grade_student(*todo_[i], pocl_cache, service.get());
       std::filesystem::remove_all(work_ / todo_[i]->student);
-      if (bytes_under(pocl_cache) > (std::uintmax_t(kPoclCacheMiB) << 20)) {
-        std::filesystem::remove_all(pocl_cache);
-        std::filesystem::create_directories(pocl_cache);  // where the build service's PoCL goes on writing
-      }
+      // Where the children's PoCL writes it: a folder of their user's when the grader runs as root.
+      if (bytes_under(pocl_cache_in_use(pocl_cache)) > (std::uintmax_t(kPoclCacheMiB) << 20))
+        empty_pocl_cache(pocl_cache);  // emptied, not removed: the build service's PoCL goes on writing there
     }
   }
 

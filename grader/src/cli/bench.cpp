@@ -20,9 +20,11 @@ class Bench : public Command {
     app_->add_option("--jobs", o_.jobs, "Kernels graded at once")->capture_default_str()->check(CLI::PositiveNumber);
     app_->add_option("--work", o_.work, "Scratch folder for the class and its outputs")->capture_default_str();
     app_->add_flag("--no-races", no_races_, "Skip the memory-safety checks under Oclgrind");
+    run_as_.add_to(app_);
   }
 
   int run(const Globals& g) override {
+    run_as_.apply();  // before anything runs: an unknown user is refused at once
     o_.references = g.reference_dir;
     o_.solutions = kit::root() / "solutions";
     o_.starters = kit::root() / "labs";
@@ -33,6 +35,7 @@ class Bench : public Command {
   }
 
  private:
+  RunAsFlag run_as_;
   ClassBenchOptions o_;
   std::vector<std::string> labs_;
   bool no_races_ = false;

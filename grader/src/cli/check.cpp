@@ -20,9 +20,11 @@ class Check : public Command {
                    "Also hand the result to GitHub Classroom's autograding reporter ($GITHUB_OUTPUT: result=<base64 JSON>)");
     devices_.add_to(app_);
     app_->add_flag("--races", races_, "Also run the memory-safety checks under Oclgrind (races, barriers, bounds)");
+    run_as_.add_to(app_);
   }
 
   int run(const Globals& g) override {
+    run_as_.apply();  // before anything runs: an unknown user is refused at once
     const auto specs = load_specs(g.specs_dir, labs_);
     const Scratch scratch("check");
     GradingOptions grading;
@@ -59,6 +61,7 @@ class Check : public Command {
   }
 
  private:
+  RunAsFlag run_as_;
   std::vector<std::string> labs_;
   std::filesystem::path labs_dir_ = kit::root() / "labs";
   bool races_ = false, classroom_ = false;

@@ -89,4 +89,13 @@ struct OclgrindFlags {
   std::vector<std::string> as_args() const;  // the same flags for another `grader` run (a Slurm task's)
 };
 
+// --run-as USER of the subcommands that grade: who their children run as when the grader runs as
+// root (isolation/child_user.hpp; default nobody). Given to a grader not run as root, it is refused.
+struct RunAsFlag {
+  std::string user;
+  void add_to(CLI::App* app);
+  void apply() const;  // checks the user and sets it for this run's children
+  std::vector<std::string> as_args() const;  // the same flag for another `grader` run (a Slurm task's)
+};
+
 }  // namespace grader::cli

@@ -5,6 +5,7 @@
 #include <thread>
 
 #include "cli/command.hpp"
+#include "isolation/child_user.hpp"
 #include "isolation/devices.hpp"
 #include "kit/errors.hpp"
 
@@ -99,6 +100,19 @@ std::vector<std::string> OclgrindFlags::as_args() const {
   if (no_races) args.push_back("--no-races");
   if (no_oclgrind) args.push_back("--no-oclgrind");
   return args;
+}
+
+void RunAsFlag::add_to(CLI::App* app) {
+  app->add_option("--run-as", user,
+                  "Run the children that build and run kernels as this user when the grader runs as root "
+                  "(default: nobody); they can write into their own folder only");
+}
+
+void RunAsFlag::apply() const { use_child_user(checked_child_user(user)); }
+
+std::vector<std::string> RunAsFlag::as_args() const {
+  if (user.empty()) return {};
+  return {"--run-as", user};
 }
 
 }  // namespace grader::cli

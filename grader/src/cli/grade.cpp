@@ -25,9 +25,11 @@ class Grade : public Command {
     app_->add_option("--labs", labs_, "Labs to grade, e.g. 03,04 (default: all)");
     devices_.add_to(app_);
     oclgrind_.add_to(app_);
+    run_as_.add_to(app_);
   }
 
   int run(const Globals& g) override {
+    run_as_.apply();  // before anything runs: an unknown user is refused at once
     BatchOptions o = batch_options(g, submissions_, out_, labs_);
     o.grading = oclgrind_.options(g.pocl_threads, devices_.checked());
     o.jobs = jobs_;
@@ -48,6 +50,7 @@ class Grade : public Command {
   }
 
  private:
+  RunAsFlag run_as_;
   std::filesystem::path submissions_, out_, students_file_, roster_;
   std::vector<std::string> labs_, students_, regrade_;
   std::string reason_, deadline_;

@@ -19,9 +19,11 @@ class Gradescope : public Command {
     app_->add_option("--labs", labs_, "Labs to grade (default: all)");
     app_->add_option("--metadata", metadata_, "Gradescope's submission metadata (earlier scores; ignored when absent)")->capture_default_str();
     devices_.add_to(app_);
+    run_as_.add_to(app_);
   }
 
   int run(const Globals& g) override {
+    run_as_.apply();  // before anything runs: an unknown user is refused at once
     const auto specs = load_specs(g.specs_dir, split_labs(labs_));
     const Scratch scratch("gradescope");
     GradingOptions grading;
@@ -47,6 +49,7 @@ class Gradescope : public Command {
   }
 
  private:
+  RunAsFlag run_as_;
   std::filesystem::path submission_ = "/autograder/submission", results_ = "/autograder/results/results.json";
   std::filesystem::path metadata_ = "/autograder/submission_metadata.json";
   std::vector<std::string> labs_;

@@ -17,9 +17,11 @@ class Mutants : public Command {
     app_->add_option("--jobs", jobs_, "Mutants graded at once")->capture_default_str()->check(CLI::PositiveNumber);
     app_->add_option("--max-per-lab", max_per_lab_, "At most this many mutants per lab, evenly spread (default: all)");
     app_->add_flag("--no-races", no_races_, "Skip the memory-safety checks under Oclgrind (the algorithm checks still run)");
+    run_as_.add_to(app_);
   }
 
   int run(const Globals& g) override {
+    run_as_.apply();  // before anything runs: an unknown user is refused at once
     MutantsOptions o;
     o.out = out_;
     o.references = g.reference_dir;
@@ -35,6 +37,7 @@ class Mutants : public Command {
   }
 
  private:
+  RunAsFlag run_as_;
   std::vector<std::string> labs_;
   std::filesystem::path out_ = kit::root() / "build" / "mutants";
   int jobs_ = machine_cores();

@@ -29,9 +29,11 @@ class Slurm : public Command {
     app_->add_option("--roster", o_.batch.term.roster, "Course roster CSV (submission, name, student id, email): the merge also writes OUT/lms-import.csv");
     app_->add_option("--regrade", o_.batch.term.regrade, "Grade these students again, e.g. ann,ben (earlier results stay in the journal)")->delimiter(',');
     app_->add_option("--reason", o_.batch.term.reason, "Why they are regraded (shown in their reports)");
+    run_as_.add_to(app_);
   }
 
   int run(const Globals& g) override {
+    run_as_.apply();  // before anything runs: an unknown user is refused at once
     o_.batch.submissions = submissions_;
     o_.batch.out = out_;
     o_.batch.references = g.reference_dir;  // what the tasks grade with: part of each result's graded_hash
@@ -50,11 +52,13 @@ class Slurm : public Command {
     }
     for (const std::string& a : oclgrind_.as_args()) o_.grade_args.push_back(a);
     for (const std::string& a : devices_.as_args()) o_.grade_args.push_back(a);
+    for (const std::string& a : run_as_.as_args()) o_.grade_args.push_back(a);
     submit_to_slurm(o_, std::cout);
     return 0;
   }
 
  private:
+  RunAsFlag run_as_;
   SlurmOptions o_;
   std::filesystem::path submissions_, out_;
   std::vector<std::string> labs_;

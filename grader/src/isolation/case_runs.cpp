@@ -20,6 +20,9 @@ Clock::duration after(double seconds) {
 }
 
 json read_result(const std::filesystem::path& file) {
+  // A link is no result: a child running as another user could point one at a file of root's.
+  std::error_code ec;
+  if (!std::filesystem::is_regular_file(std::filesystem::symlink_status(file, ec))) return json::object();
   try {
     return json::parse(read_file(file));  // written atomically: complete or absent
   } catch (const std::exception&) {

@@ -11,9 +11,11 @@
 #include <chrono>
 #include <cstring>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <thread>
 
 #include "core/files.hpp"
+#include "isolation/child_folder.hpp"
 
 namespace grader {
 namespace {
@@ -74,9 +76,10 @@ std::string ChildOutcome::reason(const SandboxLimits& limits) const {
 namespace {
 
 // The child's side of run_in_sandbox, between fork and exec: its own process group, the limits,
-// a private environment, its output to `log`. Never returns.
+// a private environment, its output to `log`, then (for a grader run as root) another user. Never returns.
 [[noreturn]] void start_child(std::vector<char*>& args, const SandboxLimits& limits, const StepThreads& threads,
-                              const std::filesystem::path& workdir, const std::filesystem::path& log, pid_t parent) {
+                              const std::filesystem::path& workdir, const std::filesystem::path& log, pid_t parent,
+                              const std::optional<ChildUser>& user) {
   setpgid(0, 0);
   // If the grader dies (killed batch, Ctrl-C), take this step with it: a student's endless loop
   // must not outlive the grader that would have stopped it.
@@ -107,6 +110,15 @@ namespace {
     ::close(fd);
   }
   if (chdir(workdir.c_str()) != 0) _exit(126);
+  if (user) {
+    if (const char* failed = become(*user)) {
+      const std::string said = std::string("the grader could not run this step as user ") + user->name + ": " + failed + "\n";
+      (void)!::write(STDERR_FILENO, said.data(), said.size());
+      _exit(125);
+    }
+    prctl(PR_SET_PDEATHSIG, SIGKILL);  // a change of user clears it
+    if (getppid() != parent) _exit(125);
+  }
   execv(args[0], args.data());
   _exit(127);
 }
@@ -160,9 +172,23 @@ ChildOutcome run_in_sandbox(const std::vector<std::string>& argv, const SandboxL
                             const std::filesystem::path& workdir, const Deadline& deadline) {
   std::filesystem::create_directories(workdir);
   std::filesystem::create_directories(limits.pocl_cache);
-  const std::filesystem::path log = workdir / "child.log";
+  // As root, the child runs as another user, in a folder of its own (isolation/child_folder.hpp),
+  // and sees the paths it is given as they are there.
+  const std::optional<ChildUser> user = child_user();
+  std::optional<ChildFolder> folder;
+  std::vector<std::string> seen = argv;
+  SandboxLimits its = limits;
+  if (user) {
+    folder.emplace(*user, workdir);
+    for (std::string& a : seen) a = folder->seen(a);
+    for (auto& [name, value] : its.environment) value = folder->seen(value);
+    its.pocl_cache = pocl_cache_for(*user, limits.pocl_cache);
+    its.environment.emplace_back("HOME", folder->work().string());
+    its.environment.emplace_back("TMPDIR", folder->work().string());
+  }
+  const std::filesystem::path where = folder ? folder->work() : workdir;
   std::vector<char*> args;
-  for (const std::string& a : argv) args.push_back(const_cast<char*>(a.c_str()));
+  for (const std::string& a : seen) args.push_back(const_cast<char*>(a.c_str()));
   args.push_back(nullptr);
 
   const StepThreads threads = limits.case_threads > 0 ? step_threads(limits.case_threads) : step_threads(argv, limits.pocl_threads);
@@ -171,10 +197,11 @@ ChildOutcome run_in_sandbox(const std::vector<std::string>& argv, const SandboxL
   const pid_t parent = getpid();
   const pid_t pid = fork();
   if (pid < 0) return outcome;
-  if (pid == 0) start_child(args, limits, threads, workdir, log, parent);
+  if (pid == 0) start_child(args, its, threads, where, where / "child.log", parent, user);
   setpgid(pid, pid);  // also from here, so the group exists before any kill
   wait_for(pid, limits, deadline, start, outcome);
-  outcome.output = kept_output(log, limits);
+  if (folder) folder->bring_back();  // what it wrote, back where the grader reads it
+  outcome.output = kept_output(workdir / "child.log", limits);
   return outcome;
 }
 
