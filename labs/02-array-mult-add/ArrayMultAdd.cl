@@ -1,7 +1,7 @@
 // Lab 02 ArrayMultAdd: as lab 01 with one more input, dD[gid] = dA[gid] * dB[gid] + dC[gid]
 // (the compiler may fuse the multiply and the add into one fma instruction).
+
 // student: todo-1
-//
 // Fill in the TODO, then run:   build/bin/02-array-mult-add --check
 // Your code goes between the "// student: NAME" and "// student-end" lines; the code around them is given.
 // student-end
