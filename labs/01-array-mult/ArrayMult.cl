@@ -1,7 +1,7 @@
 // Lab 01 ArrayMult: one work-item per element computes dC[gid] = dA[gid] * dB[gid]; the guard
 // lets the host round the global size up to a multiple of the work-group size.
+
 // student: todo-1
-//
 // Fill in the TODO, then run:   build/bin/01-array-mult --check
 // Your code goes between the "// student: NAME" and "// student-end" lines; the code around them is given.
 // student-end

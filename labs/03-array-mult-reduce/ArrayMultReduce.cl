@@ -1,7 +1,7 @@
 // Lab 03 ArrayMultReduce: multiply two arrays into local memory and reduce each work-group's
 // products with the offset/mask bitmask tree; work-item 0 stores the group's sum in dC.
+
 // student: todo-1
-//
 // Fill in the two TODOs, then run:   build/bin/03-array-mult-reduce --check
 // (the lab's README.md explains the bitmask tree step by step).
 // Your code goes between the "// student: NAME" and "// student-end" lines; the code around them is given.
@@ -15,22 +15,23 @@ ArrayMultReduce(global const float *dA, global const float *dB, local float *pro
     int wgNum    = get_group_id(0);    // this group's number: the slot of dC it fills
 
     // student: todo-2
-    // TODO 1: multiply this work-item's element of dA by its element of dB, into prods[tnum].
+    // TODO 1: afterwards prods[tnum] holds the product of this work-item's elements of dA and dB
+    //   (the placeholder below stores 0).
     prods[tnum] = 0.0f;
     // student-end
 
     // student: todo-3
-    // TODO 2: reduce prods[0 .. numItems-1] into prods[0], one level per iteration.
-    //   - offset doubles each level: 1, 2, 4, ...
-    //   - a work-item takes part in a level when (tnum & mask) == 0
-    //   - it adds prods[tnum + offset] into prods[tnum]
-    //   - no work-item may read prods before every work-item has finished writing the level
-    //     before it: think about where barrier(CLK_LOCAL_MEM_FENCE) belongs.
+    // TODO 2 is the body of the loop below: one level of the bitmask tree per pass (README,
+    //   section 2). After the loop, prods[0] holds the sum of the work-group's products.
     // student-end
     for (int offset = 1; offset < numItems; offset *= 2)
     {
         int mask = 2 * offset - 1;
         // student: todo-4
+        // TODO 2: one level: each work-item whose low bits (selected by mask) are all clear takes
+        //   in the value offset places to its right. Invariant: no work-item reads a value of the
+        //   previous level before every work-item has written it, and every work-item must reach
+        //   each barrier (README: "The barrier").
         // student-end
     }
 

@@ -6,18 +6,28 @@
 
 #include "kit/launch.hpp"
 #include "kit/errors.hpp"
+#include "kit/local_size.hpp"
 
 namespace lab03 {
+namespace {
+
+kit::LocalSizeRule local_size_rule(std::size_t elements) {
+  kit::LocalSizeRule rule;
+  rule.power_of_two = true;
+  rule.power_why = "the bitmask tree adds prods[tnum + offset] for offset = 1, 2, 4, ..., which stays inside the group "
+                   "only when it has 1, 2, 4, 8, ... work-items";
+  rule.divides = elements;
+  rule.divides_why = "this lab runs whole work-groups of one element per work-item";
+  return rule;
+}
+
+}  // namespace
 
 void validate(const Case& c) {
-  if (c.local == 0 || (c.local & (c.local - 1)) != 0)
-    throw kit::Error("local size " + std::to_string(c.local) +
-                     " is not a power of two; the bitmask tree needs 1, 2, 4, 8, ...");
+  kit::require_local_size(c.local, local_size_rule(c.elements));
   if (c.elements > std::size_t(INT32_MAX))
     throw kit::Error("element count " + std::to_string(c.elements) + " does not fit the kernel's int gid (at most 2^31 - 1)");
-  if (c.elements == 0 || c.elements % c.local != 0)
-    throw kit::Error("element count " + std::to_string(c.elements) + " is not a multiple of the local size " +
-                     std::to_string(c.local) + "; this lab runs whole work-groups of one element per work-item");
+  if (c.elements == 0) throw kit::Error("element count 0: there is nothing to reduce");
 }
 
 Inputs make_inputs(const Case& c) {
@@ -119,6 +129,16 @@ kit::Verdict check(const Case& c, const Inputs& in, const Outputs& out, const Ex
 }  // namespace lab03
 
 namespace lab03 {
+
+kit::LocalSizeRule local_size_rule(std::size_t elements) {
+  kit::LocalSizeRule rule;
+  rule.power_of_two = true;
+  rule.power_why = "the bitmask tree adds prods[tnum + offset] for offset = 1, 2, 4, ..., which stays inside the group "
+                   "only when it has 1, 2, 4, 8, ... work-items";
+  rule.divides = elements;
+  rule.divides_why = "this lab runs whole work-groups of one element per work-item";
+  return rule;
+}
 namespace {
 
 // What the bitmask tree computes in float when `level_barriers` is false and work-items run one

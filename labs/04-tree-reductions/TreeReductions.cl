@@ -3,8 +3,8 @@
 // belong to its work-group into out[group]; elements at or past n count as 0 (the sum's identity),
 // so n need not be a multiple of the work-group size. The host runs a kernel again on out until
 // one value remains. The local size L is a power of two (1 .. 4096); scratch holds L ints.
+
 // student: todo-1
-//
 // Fill in the TODOs, one rung at a time (the lab's README.md explains each rung). Every work-item
 // of a group must reach every barrier: never put a barrier inside an if that only some take.
 // Your code goes between the "// student: NAME" and "// student-end" lines; the code around them is given.
@@ -31,12 +31,11 @@ reduce1_interleaved_mod(global const int *in, global int *out, local int *scratc
     barrier(CLK_LOCAL_MEM_FENCE);               // every element is in scratch
 
     // student: todo-2
-    // TODO: reduce scratch[0 .. L-1] into scratch[0], one level per iteration.
-    //   - the stride s doubles each level: 1, 2, 4, ... while s < L
-    //   - a work-item takes part in a level when tid % (2*s) == 0
-    //   - it adds scratch[tid + s] into scratch[tid]
-    //   - no work-item may start a level before every work-item has finished the one before it:
-    //     think about where barrier(CLK_LOCAL_MEM_FENCE) belongs.
+    // TODO: reduce scratch[0 .. L-1] into scratch[0] by interleaved addressing, one level per
+    //   pass: at stride s = 1, 2, 4, ... the work-items whose tid is a multiple of 2*s take in the
+    //   value s places to their right, choosing them with %.
+    //   After the last level scratch[0] holds the work-group's sum. Invariant: a level reads only
+    //   values the previous level finished writing, and every work-item reaches each barrier.
     // student-end
 
     if (tid == 0)
@@ -55,10 +54,9 @@ reduce2_interleaved_strided(global const int *in, global int *out, local int *sc
     barrier(CLK_LOCAL_MEM_FENCE);
 
     // student: todo-3
-    // TODO: the same tree as rung 1 (s = 1, 2, 4, ... while s < L), without %:
-    //   - work-item tid handles the pair that starts at index = 2 * s * tid
-    //   - when index < L, it adds scratch[index + s] into scratch[index]
-    //   - a barrier after every level, reached by every work-item.
+    // TODO: the same tree and the same result as rung 1, without %: at each level, work-item tid
+    //   handles the tid-th pair of that level (README: rung 2), so the busy work-items are the
+    //   first ones of the group. Same invariant: every work-item reaches each barrier.
     // student-end
 
     if (tid == 0)
@@ -77,10 +75,10 @@ reduce3_sequential(global const int *in, global int *out, local int *scratch, co
     barrier(CLK_LOCAL_MEM_FENCE);
 
     // student: todo-4
-    // TODO: run the tree the other way round: the stride s halves each level, L/2, L/4, ..., 1.
-    //   - when tid < s, the work-item adds scratch[tid + s] into scratch[tid]
-    //     (the upper half of scratch[0 .. 2s-1] folds onto the lower half)
-    //   - a barrier after every level, reached by every work-item.
+    // TODO: the tree the other way round (sequential addressing): the stride halves each level,
+    //   from L/2 down to 1, and the first s work-items fold the upper half of scratch[0 .. 2s-1]
+    //   onto the lower half. After the last level scratch[0] holds the work-group's sum; every
+    //   work-item reaches each barrier.
     // student-end
 
     if (tid == 0)
@@ -97,13 +95,14 @@ reduce4_first_add(global const int *in, global int *out, local int *scratch, con
 
     // student: todo-5
     // TODO 1: the first add. Each group covers 2*L elements (the host launches half as many
-    //   groups), so also load in[gid + L] (0 when gid + L >= n) and store the sum of the two.
+    //   groups): scratch[tid] gets the sum of this work-item's two elements, gid and gid + L, an
+    //   element at or past n counting as 0. The placeholder below loads only the first.
     scratch[tid] = (gid < n) ? in[gid] : 0;
     // student-end
     barrier(CLK_LOCAL_MEM_FENCE);
 
     // student: todo-6
-    // TODO 2: the tree of rung 3 (s = L/2, L/4, ..., 1; tid < s adds scratch[tid + s]).
+    // TODO 2: the tree of rung 3, so that scratch[0] ends up holding the group's sum.
     // student-end
 
     if (tid == 0)
@@ -119,17 +118,17 @@ reduce5_unrolled(global const int *in, global int *out, local int *scratch, cons
     uint gid = get_group_id(0) * (2 * L) + tid;
 
     // student: todo-7
-    // TODO 1: the first add, as in rung 4.
+    // TODO 1: the first add, as in rung 4. The placeholder below loads only the first element.
     scratch[tid] = (gid < n) ? in[gid] : 0;
     // student-end
     barrier(CLK_LOCAL_MEM_FENCE);
 
     // student: todo-8
-    // TODO 2: the tree of rung 4 with no loop: one line per level, largest first, e.g.
-    //     if (WG_SIZE >= 4096) { if (tid < 2048) scratch[tid] += scratch[tid + 2048]; barrier(...); }
-    //   down to the level with tid < 1. WG_SIZE is a constant, so each if on it is decided at
-    //   compile time and every work-item reaches every barrier that remains. Keep a barrier on
-    //   every level, the last ones too: OpenCL promises no lock-step execution within a warp.
+    // TODO 2: the tree of rung 4 with no loop: one level per line, largest first, each guarded by
+    //   an if on WG_SIZE so that it exists only when the group is that large. WG_SIZE is a
+    //   constant, so the compiler decides each such if and every work-item reaches every barrier
+    //   that remains. Keep a barrier on every level, the last ones too: OpenCL promises no
+    //   lock-step execution within a warp (README: "Why rung 5 keeps every barrier").
     // student-end
 
     if (tid == 0)

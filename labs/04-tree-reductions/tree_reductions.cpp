@@ -3,6 +3,7 @@
 #include "kit/launch.hpp"
 #include "kit/data.hpp"
 #include "kit/errors.hpp"
+#include "kit/local_size.hpp"
 
 namespace lab04 {
 
@@ -37,10 +38,16 @@ std::size_t Case::per_group() const { return lab04::rung(rung).first_add ? 2 * l
 
 void validate(const Case& c) {
   rung(c.rung);
-  if (c.local < 2 || (c.local & (c.local - 1)) != 0)
-    throw kit::Error("local size " + std::to_string(c.local) +
-                     " must be a power of two and at least 2: with 1 work-item per group a launch of rungs 1-3 "
-                     "returns as many values as it was given, and the reduction never ends");
+  kit::LocalSizeRule rule;
+  rule.least = 2;
+  rule.least_why = "with 1 work-item per group a launch of rungs 1-3 returns as many values as it was given, and the "
+                   "reduction never ends";
+  rule.power_of_two = true;
+  rule.power_why = "every rung's tree halves (or doubles) its stride between L/2 and 1, which pairs every value only "
+                   "in a group of 2, 4, 8, ... work-items";
+  rule.most = 4096;
+  rule.most_why = "rung 5 is unrolled for work-groups of up to 4096 work-items (WG_SIZE in TreeReductions.cl)";
+  kit::require_local_size(c.local, rule);
   if (c.elements == 0) throw kit::Error("element count 0: there is nothing to reduce");
   if (c.elements + 2 * c.local > std::size_t(UINT32_MAX))  // the kernels compute indices up to n + 2L in uint
     throw kit::Error("element count " + std::to_string(c.elements) + " does not fit the kernels' uint indices");

@@ -3,8 +3,8 @@
 // max) and its identity IDENTITY are chosen at build time, so one file serves all three. Elements
 // at or past the active count are never read: where a tree needs a value there, it uses IDENTITY.
 // The local size L is a power of two; where a kernel takes local float *scratch, it holds L floats.
+
 // student: todo-1
-//
 // Fill in the TODOs, one method at a time (the lab's README.md explains each method). Combine
 // values only with OP(a, b) and pad only with IDENTITY, never with + and 0, so that the same kernel
 // computes the sum, the min and the max. Every work-item of a group must reach every barrier:
@@ -30,9 +30,10 @@ pairwise_pass(global float *a, const uint active)
     // student: todo-2
     if (i < active - s)              // the global size was rounded up: the extra work-items idle
     {
-        // TODO: replace the placeholder: combine a[i] with its partner a[i + s] using OP and store
-        //   the result in a[i]. With an odd count the middle element a[s-1] has no partner and
-        //   simply stays. Why does no work-item read an element that another one writes?
+        // TODO: a[i] takes in its partner, the element s places further on, combined with OP
+        //   (the placeholder below keeps only IDENTITY). Afterwards a[0 .. s-1] holds the
+        //   active elements folded in pairs; with an odd count the middle element a[s-1] has no
+        //   partner and stays as it is. Why does no work-item read an element that another writes?
         a[i] = IDENTITY;
     }
     // student-end
@@ -53,10 +54,8 @@ window8_pass(global const float *src, global float *dst, const uint active)
         uint count = min(8u, active - base);         // the last window may be short
         float acc = IDENTITY;
         // student: todo-3
-
-        // TODO: fold this work-item's window src[base .. base + count - 1] into acc with OP.
-        //   count is 8 except for a short last window: never read src at or past active.
-
+        // TODO: acc becomes the OP of this work-item's window, the count elements from src[base]
+        //   on (count is 8 except for a short last window). Never read src at or past active.
         // student-end
         dst[i] = acc;
     }
@@ -77,19 +76,16 @@ strided_pass(global float *a, local float *scratch, const uint n, const uint str
     barrier(CLK_LOCAL_MEM_FENCE);                        // every element is in scratch
 
     // student: todo-4
-    // TODO 1: reduce scratch[0 .. L-1] into scratch[0] with the sequential-addressing tree of
-    //   lab 04's rung 3, with OP instead of +:
-    //   - the stride s of the tree halves each level: L/2, L/4, ..., 1
-    //   - when tid < s, the work-item stores OP(scratch[tid], scratch[tid + s]) in scratch[tid]
-    //   - a barrier after every level, reached by every work-item.
+    // TODO 1: reduce scratch[0 .. L-1] into scratch[0] with OP: lab 04's rung 3 (sequential
+    //   addressing), OP in place of +. Afterwards scratch[0] holds the OP of the group's L
+    //   values; every work-item reaches each barrier.
     // student-end
 
     // The group's result goes to the first element of its span, which the next pass reads.
-    // student: todo-5
-    // TODO 2: write the group's result, scratch[0], instead of the placeholder IDENTITY.
-    // student-end
     if (tid == 0 && first < n)
-        // student: todo-6
+        // student: todo-5
+        // TODO 2: the group's result, in place of the placeholder IDENTITY. Can this write meet
+        //   another work-item's read of the same element?
         a[first] = IDENTITY;
         // student-end
 }
@@ -107,16 +103,14 @@ pingpong_pass(global const float *src, global float *dst, local float *scratch, 
     scratch[tid] = (gid < active) ? src[gid] : IDENTITY;
     barrier(CLK_LOCAL_MEM_FENCE);
 
-    // student: todo-7
-    // TODO 1: the same tree as in strided_pass (s = L/2, L/4, ..., 1; tid < s stores
-    //   OP(scratch[tid], scratch[tid + s]) in scratch[tid]; a barrier after every level).
+    // student: todo-6
+    // TODO 1: the same tree as in strided_pass: afterwards scratch[0] holds the OP of the group's
+    //   L values, and every work-item has reached each barrier.
     // student-end
 
-    // student: todo-8
-    // TODO 2: write the group's result, scratch[0], instead of the placeholder IDENTITY.
-    // student-end
     if (tid == 0)
-        // student: todo-9
+        // student: todo-7
+        // TODO 2: the group's result, in place of the placeholder IDENTITY.
         dst[get_group_id(0)] = IDENTITY;
         // student-end
 }

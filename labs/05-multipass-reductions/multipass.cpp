@@ -7,6 +7,7 @@
 
 #include "kit/launch.hpp"
 #include "kit/errors.hpp"
+#include "kit/local_size.hpp"
 #include "kit/reference.hpp"
 
 namespace lab05 {
@@ -62,9 +63,14 @@ std::vector<kit::KernelSignature> all_signatures() {
 
 void validate(const Case& c) {
   method(c.method);
-  if (c.local < 2 || (c.local & (c.local - 1)) != 0)
-    throw kit::Error("local size " + std::to_string(c.local) + " must be a power of two and at least 2 (the tree methods "
-                     "shrink the array L times per pass)");
+  kit::LocalSizeRule rule;
+  rule.least = 2;
+  rule.least_why = "the tree methods shrink the array L times per pass, so with 1 work-item per group a pass shrinks "
+                   "nothing and the passes never end";
+  rule.power_of_two = true;
+  rule.power_why = "the tree methods fold the upper half of scratch onto the lower half, L/2, L/4, ..., 1, which pairs "
+                   "every value only in a group of 2, 4, 8, ... work-items";
+  kit::require_local_size(c.local, rule);
   if (c.elements == 0) throw kit::Error("element count 0: there is nothing to reduce");
   if (c.elements > std::size_t(UINT32_MAX)) throw kit::Error("element count " + std::to_string(c.elements) + " does not fit a uint");
 }

@@ -1,12 +1,12 @@
 // Lab 06 CascadeDot: the dot product of dA and dB (n floats each) as a cascade. A fixed number of
 // work-groups G (a multiple of the compute units; G*L is usually far below n) sweeps the arrays,
 // in a grid-stride loop on a GPU or in one contiguous run per work-item on a CPU (-D CONTIGUOUS,
-// student: todo-1
 // chosen by the host from the device type): each work-item keeps running sums in registers, and
 // only at the end does each work-group run one local tree and store one partial sum. The G
 // partials are then added on the host, or on the device by SumPartials. The local size L is a
 // power of two (1 .. 1024); scratch holds L floats. It must be correct for any n >= 1.
-//
+
+// student: todo-1
 // Fill in the TODOs (1a and 1b, 2, 3), then run:   build/bin/06-cascade-reduction --check
 // (the lab's README.md explains the cascade step by step).
 // Your code goes between the "// student: NAME" and "// student-end" lines; the code around them is given.
@@ -21,45 +21,35 @@ DotCascade(global const float *dA, global const float *dB, local float *scratch,
     uint gid = get_global_id(0);    // this work-item's number in the whole grid: 0 .. G*L-1
     uint L   = get_local_size(0);   // work-items in a work-group (a power of two)
 
-    // student: todo-2
-    float4 acc = (float4)(0.0f);    // this work-item's running sum, four lanes at a time
-
-    // student-end
+    // Chunk i holds elements 4i .. 4i+3; acc is this work-item's running sum, four lanes at a time.
+    // The body of each loop below is only loads and multiply-adds into private sums: no branch.
+    float4 acc = (float4)(0.0f);
 #ifdef CONTIGUOUS
-    // student: todo-3
-    // TODO 1a (CPU devices: the host passes -D CONTIGUOUS): one contiguous run of chunks per
-    //   work-item (chunk i = elements 4i .. 4i+3), with several loads in flight.
-    //   - split the n / 4 chunks into get_global_size(0) runs of equal length (the last ones may
-    //     be shorter or empty); work-item gid sweeps run gid, so a CPU core streams through whole
-    //     cache lines
-    //   - keep at least four independent sums: e.g. four float4 sums, each step adding the
-    //     products of chunks i, i+1, i+2 and i+3 (vload4(i, dA) * vload4(i, dB), ...) into one
-    //     each; then the run's last 0 .. 3 chunks one by one, and all the sums into acc. With a
-    //     single sum every add waits for the one before, and the core asks for too few cache
-    //     lines at a time (README: "More loads in flight"). On one core, as graded, a single
-    //     sum runs at about 0.8 of the solution's speed: right at the edge of full points.
+    // student: todo-2
+    // TODO 1a (CPU devices: the host passes -D CONTIGUOUS): afterwards acc holds this work-item's
+    //   share of the products of the n / 4 whole chunks, read as one contiguous run of chunks.
+    //   - the runs split the chunks among the get_global_size(0) work-items: every chunk in
+    //     exactly one run, work-item gid's run the gid-th (the last runs may be short or empty)
+    //   - speed: keep at least four independent running sums, so that the core has several
+    //     cache lines in flight (README: "More loads in flight"). With a single sum every add
+    //     waits for the one before; on one core, as graded, that runs at about 0.8 of the
+    //     solution's speed, right at the edge of full points.
     // student-end
 #else
-    // student: todo-4
-    // TODO 1b (GPUs): the grid-stride loop over float4 chunks.
-    //   - start at chunk get_global_id(0), stop before chunk n / 4,
-    //     step by get_global_size(0) (every work-item of the whole grid)
-    //   - vload4(i, dA) and vload4(i, dB) load chunk i; add their product into acc
-    //   - keep the body to that one line: no if, no barrier. Neighbouring work-items then load
-    //     neighbouring chunks: the loads coalesce.
+    // student: todo-3
+    // TODO 1b (GPUs): the grid-stride loop: afterwards acc holds the products of the chunks
+    //   gid, gid + G*L, gid + 2*G*L, ... below n / 4 (G*L is get_global_size(0)), so that
+    //   neighbouring work-items load neighbouring chunks and the loads coalesce. Keep the loop's
+    //   body free of ifs and barriers.
     // student-end
 #endif
-// student: todo-5
-
-// student-end
     float sum = (acc.x + acc.y) + (acc.z + acc.w);
 
-    // student: todo-6
-    // TODO 2: the scalar tail: the last n % 4 elements, indices 4 * (n / 4) + k for k = 0 .. n % 4 - 1.
-    //   - work-item gid takes k = gid, if that is below n % 4: add the product of that element of
-    //     dA and dB into sum (make it a loop over k stepping by get_global_size(0), so a grid of
-    //     fewer than 3 work-items still covers them all; counting k rather than the index itself
-    //     keeps the counter far from 2^32 when n is close to it)
+    // student: todo-4
+    // TODO 2: the scalar tail: the last n % 4 elements (0 .. 3 of them) that no chunk holds.
+    //   Afterwards each of them has been added into the sum of exactly one work-item, even when
+    //   the grid has fewer work-items than the tail has elements. Count the tail from 0 rather
+    //   than by the element's own index: n may be close to 2^32.
     // student-end
 
     scratch[tid] = sum;
@@ -85,13 +75,10 @@ SumPartials(global const float *partials, global float *result, local float *scr
     uint tid = get_local_id(0);     // this work-item's number in the (only) group: 0 .. L-1
     uint L   = get_local_size(0);   // work-items in the group (a power of two)
 
-    // student: todo-7
-    // student-end
     float sum = 0.0f;
-    // student: todo-8
-
-    // TODO 3: add partials[tid], partials[tid + L], partials[tid + 2L], ... (all below count)
-    //   into sum: count is G, and G may be larger than L.
+    // student: todo-5
+    // TODO 3: afterwards sum holds the partials this work-item owns: every partials[t] with
+    //   t < count and t % L == tid. count is G, which may be larger than L or smaller.
     // student-end
 
     scratch[tid] = sum;

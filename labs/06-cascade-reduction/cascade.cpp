@@ -5,8 +5,10 @@
 #include <cmath>
 #include <cstdio>
 
+#include "kit/baseline.hpp"
 #include "kit/launch.hpp"
 #include "kit/errors.hpp"
+#include "kit/local_size.hpp"
 #include "kit/reference.hpp"
 
 namespace lab06 {
@@ -40,8 +42,13 @@ bool contiguous(Branch branch, const cl::Device& device) {
 }
 
 void validate(const Case& c) {
-  if (c.local != 0 && (c.local & (c.local - 1)) != 0)
-    throw kit::Error("local size " + std::to_string(c.local) + " is not a power of two (the local tree needs one)");
+  if (c.local != 0) {  // 0: the default shape, chosen from the device (Case::local)
+    kit::LocalSizeRule rule;
+    rule.power_of_two = true;
+    rule.power_why = "the local tree folds the upper half of scratch onto the lower half, L/2, L/4, ..., 1, which adds "
+                     "every work-item's sum only in a group of 1, 2, 4, ... work-items";
+    kit::require_local_size(c.local, rule);
+  }
   if (c.elements == 0) throw kit::Error("element count 0: there is nothing to reduce");
   if (c.elements > std::size_t(UINT32_MAX)) throw kit::Error("element count " + std::to_string(c.elements) + " does not fit a uint");
 }
@@ -224,6 +231,11 @@ kit::Verdict check(const Case& c, const Inputs& in, const Outputs& out, const Ex
   const auto diff = difference(c, out, e);
   if (!diff) return {};
   return {false, *diff, diagnose(c, in, out, e)};
+}
+
+kit::SpeedRatio openmp_speed_ratio(Runner& kernel, const Inputs& in, int pairs) {
+  return kit::alternating_speed_ratio([&] { kernel.run_once(); },
+                                      [&] { kit::openmp_dot(in.a.data(), in.b.data(), in.a.size()); }, pairs);
 }
 
 double speed_ratio(Runner& candidate, Runner& baseline, int pairs) {

@@ -103,6 +103,10 @@ std::string diagnose(const Case& c, const Inputs& in, const Outputs& out, const 
 // The lab's verdict on one run (program --check, grader, tests): difference and diagnose.
 kit::Verdict check(const Case& c, const Inputs& in, const Outputs& out, const Expected& e);
 
+// The runner's kernel timed alternately against the host's OpenMP dot product of the same inputs
+// (kit::openmp_dot, on OMP_NUM_THREADS threads): above 1 the kernel is faster.
+kit::SpeedRatio openmp_speed_ratio(Runner& kernel, const Inputs& in, int pairs);
+
 // kit::median_speed_ratio of two runners: above 1 the candidate is faster.
 double speed_ratio(Runner& candidate, Runner& baseline, int pairs);
 

@@ -87,7 +87,7 @@ int main(int argc, char** argv) {
       lab06::Runner runner(rt, file, c, in);
       // Both are bound by the same memory, so pairs differ by a few per cent: many pairs, and the
       // quartiles with the median so that a reader sees how settled it is.
-      const kit::SpeedRatio ratio = kit::alternating_speed_ratio([&] { runner.run_once(); }, openmp, 5 * repeats + 1);
+      const kit::SpeedRatio ratio = lab06::openmp_speed_ratio(runner, in, 5 * repeats + 1);
       std::printf("OpenMP parallel for simd reduction, %d threads: best %.3f ms, %.2f GNum/s\n"
                   "kernel / OpenMP = %.2f (median of %d alternating pairs, host combine; middle half of the pairs %.2f .. %.2f)\n",
                   omp_get_max_threads(), t.best * 1e3, double(c.elements) / t.best / 1e9, ratio.median, ratio.pairs,

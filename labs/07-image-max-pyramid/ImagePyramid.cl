@@ -10,8 +10,8 @@
 // so later levels fill only their top-left corner; src_size is the size of the source level, the
 // active region of src. Past it lie texels of an earlier level, or the +infinity (-infinity for
 // the minimum) that the host filled the images with, so no block may reach beyond it.
+
 // student: todo-1
-//
 // Fill in the TODOs (the lab's README.md draws the passes). Combine texels only with PICK(a, b),
 // never with fmax or max directly, so that the build option -D MIN_INSTEAD turns every kernel
 // into a minimum.
@@ -32,22 +32,14 @@ constant sampler_t nearest = CLK_NORMALIZED_COORDS_FALSE | CLK_ADDRESS_CLAMP_TO_
 kernel void
 max_pyramid_2x2(read_only image2d_t src, write_only image2d_t dst, const int2 src_size)
 {
-    // student: todo-2
-    const int2 out = (int2)(get_global_id(0), get_global_id(1));
-    // student-end
+    const int2 out   = (int2)(get_global_id(0), get_global_id(1));
     if (out.x >= (src_size.x + 1) / 2 || out.y >= (src_size.y + 1) / 2)
         return;                           // past the output level: ceil(w/2) x ceil(h/2) texels
-    // student: todo-3
-    // student-end
-
-    // student: todo-4
-    // TODO: replace the placeholder below, which keeps only one texel of each block.
-    //   - the block of output texel out starts at source texel 2 * out and is 2 x 2 texels;
-    //   - read all four with read_imagef(src, nearest, coord).x;
-    //   - at an odd right or bottom edge the block sticks out by one: clamp each coordinate to
-    //     src_size - 1 with min(). The sampler's clamp is not enough: it clamps at the image's
-    //     edge, and the ping-pong images are larger than the levels they hold;
-    //   - combine the four values with PICK and write the result with write_imagef.
+    // student: todo-2
+    // TODO: dst's texel out gets the PICK of the 2 x 2 block of source texels whose top-left
+    //   texel is 2 * out (the placeholder below keeps only that one texel). Invariant: every
+    //   read stays inside the source level, src_size texels: where the block sticks out past an
+    //   odd right or bottom edge, read the level's edge texel instead (README: "Odd sizes").
     const float keep = read_imagef(src, nearest, 2 * out).x;
     write_imagef(dst, out, (float4)(keep, 0.0f, 0.0f, 1.0f));
     // student-end
@@ -57,18 +49,13 @@ max_pyramid_2x2(read_only image2d_t src, write_only image2d_t dst, const int2 sr
 kernel void
 max_pyramid_4x4(read_only image2d_t src, write_only image2d_t dst, const int2 src_size)
 {
-    // student: todo-5
-    const int2 out = (int2)(get_global_id(0), get_global_id(1));
-    // student-end
+    const int2 out   = (int2)(get_global_id(0), get_global_id(1));
     if (out.x >= (src_size.x + 3) / 4 || out.y >= (src_size.y + 3) / 4)
         return;                           // past the output level: ceil(w/4) x ceil(h/4) texels
-    // student: todo-6
-    // student-end
-
-    // student: todo-7
-    // TODO: the same as max_pyramid_2x2 for a 4 x 4 block that starts at 4 * out: sixteen
-    //   texels (two loops are shorter than sixteen reads), each coordinate clamped to
-    //   src_size - 1, combined with PICK.
+    // student: todo-3
+    // TODO: as in max_pyramid_2x2, for the 4 x 4 block that starts at 4 * out: the PICK of its
+    //   sixteen texels, every read inside the source level (two loops are shorter than sixteen
+    //   reads).
     const float keep = read_imagef(src, nearest, 4 * out).x;
     write_imagef(dst, out, (float4)(keep, 0.0f, 0.0f, 1.0f));
     // student-end

@@ -28,8 +28,14 @@ int main(int argc, char** argv) {
     kit::add_kernel_options(app, kernel, lab07::kKernelFile);
     app.add_flag("--check", check, "Check every level texel by texel and the result; exit 1 if one is wrong");
     app.add_option("--dump", dump, "Write every level as a binary PGM (8-bit grey, each level scaled to its own min..max) into this folder");
+    std::size_t local = 0;  // taken only to explain why it is not a choice here
+    CLI::Option* local_option = app.add_option("-l,--local", local, "Not a choice in this lab: work-groups are 16 x 16 work-items");
     kit::add_run_options(app, c.seed, warmup, repeats);
     if (const int status = kit::parse_args(app, argc, argv); status >= 0) return status;
+    if (local_option->count() > 0)
+      throw kit::Error("local size " + std::to_string(local) + ": this lab takes no --local, its work-groups are fixed at " +
+                       std::to_string(lab07::kTile) + " x " + std::to_string(lab07::kTile) +
+                       " work-items, one per output texel of a tile (the host rounds each pass up to whole tiles)");
     if (kit::handle_list(device)) return 0;
     c.width = kit::parse_count(width);
     c.height = kit::parse_count(height);

@@ -11,8 +11,8 @@
 // or past n are never read: where a tree needs a value there it uses 0, the identity of +.
 // Every work-item of a group must reach every barrier: never put a barrier inside an if that only
 // some take, and never return before a barrier.
+
 // student: todo-1
-//
 // Fill in the TODOs, part by part (the lab's README.md explains each step).
 // Your code goes between the "// student: NAME" and "// student-end" lines; the code around them is given.
 // student-end
@@ -57,9 +57,9 @@ sum_int_atomic(global const int *in, global int *total, local int *scratch, cons
         barrier(CLK_LOCAL_MEM_FENCE);
     }
     // student: todo-2
-    // TODO: add the group's sum, scratch[0], to *total (the host sets it to 0 before the launch).
-    //   - one work-item per group does it, with atomic_add(total, value): a plain *total += value
-    //     is a read and a write, and another group's update can fall between them and be lost.
+    // TODO: *total grows by the group's sum, scratch[0], once per work-group (the host sets it to 0
+    //   before the launch). Invariant: no group's update is lost, whatever order and timing the
+    //   groups run in (README, Part 1: why a plain += is not enough).
     // student-end
 }
 
@@ -71,12 +71,12 @@ void atomic_add_float(volatile global float *total, const float value)
 {
     union { uint u; float f; } seen, sum;
     // student: todo-3
-    // TODO: make these two lines the body of a loop that ends only when the swap succeeded:
-    //   - seen.f = *total; is the plain read: keep it exactly as it is (the grader allows
-    //     Oclgrind's report on this one line, see the README);
-    //   - atomic_cmpxchg((volatile global uint *)total, seen.u, sum.u) stores sum.u only if the
-    //     total's bits are still seen.u, and returns the bits it found there: when those are not
-    //     seen.u, another work-group changed the total in between; read again and retry.
+    // TODO: make the two lines below the body of a loop that ends only when the swap succeeded:
+    //   the compare-and-swap (atomic_cmpxchg on the total's bits, as a volatile global uint *)
+    //   stores the new sum only if the total still holds the bits just read, and returns the
+    //   bits it found. Anything else means another work-group changed the total in between:
+    //   read again and retry. Keep the plain read line exactly as it is (the grader allows
+    //   Oclgrind's report on that one line, see the README).
     seen.f = *total;
     sum.f = seen.f + value;
     // student-end
@@ -99,7 +99,8 @@ sum_float_atomic(global const float *in, global float *total, local float *scrat
         barrier(CLK_LOCAL_MEM_FENCE);
     }
     // student: todo-4
-    // TODO: one work-item per group adds scratch[0] to *total with atomic_add_float.
+    // TODO: the group's sum, scratch[0], is added to *total once per work-group, with
+    //   atomic_add_float.
     // student-end
 }
 
@@ -115,7 +116,8 @@ sum_naive(global const float *in, global float *sums, const uint n, const uint r
 
     float acc = 0.0f;
     // student: todo-5
-    // TODO: add in[first], in[first + 1], ..., in[end - 1] to acc, in this order, one by one.
+    // TODO: afterwards acc holds in[first] + in[first + 1] + ... + in[end - 1], added in this
+    //   order, one element at a time (one rounding per add: the baseline of Part 2).
     // student-end
     sums[r] = acc;
 }
@@ -133,11 +135,10 @@ sum_kahan(global const float *in, global float *sums, const uint n, const uint r
     float sum = 0.0f;
     float c = 0.0f;                 // minus what the adds so far have lost
     // student: todo-6
-    // TODO: the same loop as sum_naive, compensated. For each element x, in order:
-    //   y = x - c          the element, corrected by what the previous add lost
-    //   t = sum + y        this add rounds: low bits of y are lost
-    //   c = (t - sum) - y  exactly those lost bits, negated (keep the brackets as written)
-    //   sum = t
+    // TODO: the same sum as sum_naive, over the same elements in the same order, Kahan-compensated:
+    //   each element is corrected by c, what the previous add lost, before it is added, and after
+    //   each add c becomes exactly what that add lost, negated. Afterwards sum holds the run's
+    //   total. The README (Part 2) gives the four steps and why the compiler must not regroup them.
     // student-end
     sums[r] = sum;
 }
@@ -156,12 +157,10 @@ scan_blocks(global const int *in, global int *out, global int *block_sums, local
     barrier(CLK_LOCAL_MEM_FENCE);
 
     // student: todo-7
-    // TODO 1, the up-sweep (a tree reduction that keeps its partial sums in place):
-    //   - the stride d doubles each level: 1, 2, 4, ... while d < L
-    //   - work-item tid owns the pair that ends at i = 2*d*(tid + 1) - 1; when i < L it adds
-    //     scratch[i - d] into scratch[i]
-    //   - a barrier after every level, reached by every work-item.
-    //   Afterwards scratch[L-1] holds the block's total.
+    // TODO 1, the up-sweep, a tree reduction that keeps its partial sums in place: at stride
+    //   d = 1, 2, 4, ... while d < L, work-item tid owns the tid-th pair of the level (its right
+    //   element at 2d(tid + 1) - 1, if that is below L), whose right element takes in the left.
+    //   Afterwards scratch[L-1] holds the block's total; every work-item reaches each barrier.
     // student-end
 
     // The block's total goes out for the next level; the root is cleared: 0 is what comes before
@@ -174,11 +173,10 @@ scan_blocks(global const int *in, global int *out, global int *block_sums, local
     barrier(CLK_LOCAL_MEM_FENCE);
 
     // student: todo-8
-    // TODO 2, the down-sweep: the stride d halves each level: L/2, L/4, ..., 1.
-    //   - the same pairs as the up-sweep: i = 2*d*(tid + 1) - 1, when i < L
-    //   - scratch[i] holds what comes before the pair: the left element scratch[i - d] gets it,
-    //     and scratch[i] becomes it plus the left element's old value
-    //   - a barrier after every level.
+    // TODO 2, the down-sweep: the same pairs at stride d = L/2, ..., 1. Before a level, a pair's
+    //   right element holds what comes before the pair; after it, the left element holds that and
+    //   the right one that plus the left's old partial sum (README, Part 3). Afterwards scratch
+    //   holds the exclusive scan of the block; every work-item reaches each barrier.
     // student-end
 
     // scratch now holds the exclusive scan; the inclusive one adds the element itself.
@@ -191,8 +189,9 @@ kernel void
 add_block_offsets(global int *out, global const int *offsets, const uint n)
 {
     // Launched with the same L as scan_blocks, so work-group g covers exactly block g.
+
     // student: todo-9
-    // TODO: every element of block get_group_id(0) (those below n) adds offsets[get_group_id(0)].
+    // TODO: every element of block get_group_id(0) below n takes in offsets[get_group_id(0)].
     // student-end
 }
 
@@ -201,11 +200,9 @@ kernel void
 compact_flags(global const int *in, global int *flags, const uint n)
 {
     uint gid = get_global_id(0);
-    // student: todo-10
-    // TODO: 1 where KEEP(in[gid]), else 0 (for gid < n).
-    // student-end
     if (gid < n)
-        // student: todo-11
+        // student: todo-10
+        // TODO: 1 where KEEP(in[gid]) holds, else 0 (the placeholder writes 0).
         flags[gid] = 0;
         // student-end
 }
@@ -221,12 +218,14 @@ compact_scatter(global const int *in, global const int *positions, global int *o
     uint gid = get_global_id(0);
     if (gid >= n)
         return;
-    // student: todo-12
-    // TODO: a kept element x = in[gid] goes to out[positions[gid]]. The work-item with
-    //   gid == n - 1 writes the number kept to count[0]: its position plus 1 if it is kept itself.
+    // student: todo-11
+    // TODO: a kept element (KEEP) of in goes to out at its scanned position; an element that is
+    //   not kept writes nothing.
     // student-end
     if (gid == n - 1)
-        // student: todo-13
+        // student: todo-12
+        // TODO: count[0] is the number of elements kept in all: this element's position, plus
+        //   1 if it is kept itself (the placeholder writes 0).
         count[0] = 0;
         // student-end
 }

@@ -10,6 +10,7 @@
 #include "atomics_scan_detail.hpp"
 #include "kit/data.hpp"
 #include "kit/errors.hpp"
+#include "kit/local_size.hpp"
 #include "kit/reference.hpp"
 
 namespace lab08 {
@@ -72,10 +73,15 @@ Part parse_part(const std::string& text) {
 }
 
 void validate(const Case& c) {
-  if (c.local < 2 || c.local > 4096 || !power_of_two(c.local))
-    throw kit::Error("local size " + str(c.local) +
-                     " must be a power of two from 2 to 4096: the trees halve their stride and the scan's sweeps "
-                     "pair elements 2d apart");
+  kit::LocalSizeRule rule;
+  rule.least = 2;
+  rule.least_why = "the scan's sweeps pair elements, so a block needs at least two";
+  rule.power_of_two = true;
+  rule.power_why = "the trees halve their stride down to 1 and the scan's sweeps pair elements 2d apart, which covers "
+                   "every element only in a block of 2, 4, 8, ... work-items";
+  rule.most = 4096;
+  rule.most_why = "the lab is written for blocks of 2 to 4096 work-items (README), the most PoCL allows in a work-group";
+  kit::require_local_size(c.local, rule);
   if (c.elements == 0) throw kit::Error("element count 0: there is nothing to sum or scan");
   if (c.elements > kMaxElements)
     throw kit::Error("element count " + str(c.elements) + " is above 2^27 = " + str(kMaxElements) +

@@ -10,6 +10,7 @@
 #include "kit/launch.hpp"
 #include "kit/cli.hpp"
 #include "kit/errors.hpp"
+#include "kit/local_size.hpp"
 #include "kit/paths.hpp"
 
 namespace elementwise {
@@ -49,7 +50,7 @@ const Lab& array_mult_add() {
 }
 
 void validate(const Case& c) {
-  if (c.local == 0) throw kit::Error("local size 0: a work-group needs at least one work-item");
+  kit::require_local_size(c.local, kit::LocalSizeRule{});  // any L from 1: the host rounds the global size up to a multiple
   if (c.elements == 0) throw kit::Error("element count 0: there is nothing to compute");
   if (c.global() > std::size_t(INT32_MAX))
     throw kit::Error("element count " + std::to_string(c.elements) + " (global size " + std::to_string(c.global()) +

@@ -1,5 +1,6 @@
 // Lab 01 ArrayMult: one work-item per element computes dC[gid] = dA[gid] * dB[gid]; the guard
 // lets the host round the global size up to a multiple of the work-group size.
+
 // student: todo-1
 // student-end
 kernel void

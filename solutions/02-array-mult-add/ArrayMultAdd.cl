@@ -1,5 +1,6 @@
 // Lab 02 ArrayMultAdd: as lab 01 with one more input, dD[gid] = dA[gid] * dB[gid] + dC[gid]
 // (the compiler may fuse the multiply and the add into one fma instruction).
+
 // student: todo-1
 // student-end
 kernel void

@@ -1,5 +1,6 @@
 // Lab 03 ArrayMultReduce: multiply two arrays into local memory and reduce each work-group's
 // products with the offset/mask bitmask tree; work-item 0 stores the group's sum in dC.
+
 // slide: amr-kernel
 // student: todo-1
 // student-end

@@ -3,6 +3,7 @@
 // belong to its work-group into out[group]; elements at or past n count as 0 (the sum's identity),
 // so n need not be a multiple of the work-group size. The host runs a kernel again on out until
 // one value remains. The local size L is a power of two (1 .. 4096); scratch holds L ints.
+
 // student: todo-1
 // student-end
 

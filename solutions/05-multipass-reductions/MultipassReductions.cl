@@ -3,6 +3,7 @@
 // max) and its identity IDENTITY are chosen at build time, so one file serves all three. Elements
 // at or past the active count are never read: where a tree needs a value there, it uses IDENTITY.
 // The local size L is a power of two; where a kernel takes local float *scratch, it holds L floats.
+
 // student: todo-1
 // student-end
 
@@ -80,11 +81,9 @@ strided_pass(global float *a, local float *scratch, const uint n, const uint str
     // student-end
 
     // The group's result goes to the first element of its span, which the next pass reads.
-    // student: todo-5
-    // Every read of this group happened before the barriers above; other groups read elsewhere.
-    // student-end
     if (tid == 0 && first < n)
-        // student: todo-6
+        // student: todo-5
+        // Every read of this group happened before the barriers above; other groups read elsewhere.
         a[first] = scratch[0];
         // student-end
 }
@@ -102,7 +101,7 @@ pingpong_pass(global const float *src, global float *dst, local float *scratch, 
     scratch[tid] = (gid < active) ? src[gid] : IDENTITY;
     barrier(CLK_LOCAL_MEM_FENCE);
 
-    // student: todo-7
+    // student: todo-6
     for (uint s = L / 2; s > 0; s >>= 1)
     {
         if (tid < s)
@@ -111,10 +110,8 @@ pingpong_pass(global const float *src, global float *dst, local float *scratch, 
     }
     // student-end
 
-    // student: todo-8
-    // student-end
     if (tid == 0)
-        // student: todo-9
+        // student: todo-7
         dst[get_group_id(0)] = scratch[0];
         // student-end
 }

@@ -1,12 +1,12 @@
 // Lab 06 CascadeDot: the dot product of dA and dB (n floats each) as a cascade. A fixed number of
 // work-groups G (a multiple of the compute units; G*L is usually far below n) sweeps the arrays,
 // in a grid-stride loop on a GPU or in one contiguous run per work-item on a CPU (-D CONTIGUOUS,
+// chosen by the host from the device type): each work-item keeps running sums in registers, and
+// only at the end does each work-group run one local tree and store one partial sum. The G
+// partials are then added on the host, or on the device by SumPartials. The local size L is a
+// power of two (1 .. 1024); scratch holds L floats. It must be correct for any n >= 1.
+
 // student: todo-1
-// chosen by the host from the device type): each work-item keeps running sums in registers (one
-// float4 on a GPU, eight float8 on a CPU), and only at the end does each work-group run one local
-// tree and store one partial sum. The G partials are then added on the host, or on the device by
-// SumPartials. The local size L is a power of two (1 .. 1024); scratch holds L floats. Correct for
-// any n >= 1.
 // student-end
 
 // Over lab 03: many float4 products per work-item, so the tree and a partial cost once per G*L*k elements, not per L.
@@ -18,14 +18,12 @@ DotCascade(global const float *dA, global const float *dB, local float *scratch,
     uint gid = get_global_id(0);    // this work-item's number in the whole grid: 0 .. G*L-1
     uint L   = get_local_size(0);   // work-items in a work-group (a power of two)
 
-    // student: todo-2
-    // Chunk i holds elements 4i .. 4i+3. The body of each loop is only loads and multiply-adds
-    // into private sums: no branch.
+    // Chunk i holds elements 4i .. 4i+3; acc is this work-item's running sum, four lanes at a time.
+    // The body of each loop below is only loads and multiply-adds into private sums: no branch.
     float4 acc = (float4)(0.0f);
-    // student-end
 #ifdef CONTIGUOUS
     // slide: cascade-contiguous
-    // student: todo-3
+    // student: todo-2
     // On a CPU (the host passes -D CONTIGUOUS) a work-item is a whole core: it sweeps one
     // contiguous run of chunks, whole cache lines that its prefetcher sees coming. The core waits
     // on memory, not on arithmetic, so what counts is how many lines it has asked for at once:
@@ -52,7 +50,7 @@ DotCascade(global const float *dA, global const float *dB, local float *scratch,
     // slide-end
 #else
     // slide: cascade-grid-stride
-    // student: todo-4
+    // student: todo-3
     // On a GPU: a grid-stride loop. Neighbouring work-items load neighbouring chunks (coalesced),
     // then the whole grid steps on by G*L chunks.
     for (uint i = get_global_id(0); i < n / 4; i += get_global_size(0))
@@ -60,11 +58,9 @@ DotCascade(global const float *dA, global const float *dB, local float *scratch,
     // student-end
     // slide-end
 #endif
-// student: todo-5
-// student-end
     float sum = (acc.x + acc.y) + (acc.z + acc.w);
 
-    // student: todo-6
+    // student: todo-4
     // The scalar tail: the last n % 4 elements (0 .. 3 of them), one each for the first
     // work-items. A grid-stride loop too, so a grid of fewer than 3 work-items still gets them all;
     // it counts k = 0 .. n % 4 - 1, so nothing can wrap past 2^32 when n is close to it.
@@ -95,11 +91,9 @@ SumPartials(global const float *partials, global float *result, local float *scr
     uint tid = get_local_id(0);     // this work-item's number in the (only) group: 0 .. L-1
     uint L   = get_local_size(0);   // work-items in the group (a power of two)
 
-    // student: todo-7
-    // Each work-item adds partials[tid], partials[tid + L], ... (count may be larger than L).
-    // student-end
     float sum = 0.0f;
-    // student: todo-8
+    // student: todo-5
+    // Each work-item adds partials[tid], partials[tid + L], ... (count may be larger than L).
     for (uint t = tid; t < count; t += L)
         sum += partials[t];
     // student-end

@@ -10,6 +10,7 @@
 // so later levels fill only their top-left corner; src_size is the size of the source level, the
 // active region of src. Past it lie texels of an earlier level, or the +infinity (-infinity for
 // the minimum) that the host filled the images with, so no block may reach beyond it.
+
 // student: todo-1
 // student-end
 
@@ -27,18 +28,14 @@ constant sampler_t nearest = CLK_NORMALIZED_COORDS_FALSE | CLK_ADDRESS_CLAMP_TO_
 kernel void
 max_pyramid_2x2(read_only image2d_t src, write_only image2d_t dst, const int2 src_size)
 {
-    // student: todo-2
     const int2 out   = (int2)(get_global_id(0), get_global_id(1));
-    // student-end
     if (out.x >= (src_size.x + 1) / 2 || out.y >= (src_size.y + 1) / 2)
         return;                           // past the output level: ceil(w/2) x ceil(h/2) texels
     // slide: pyramid-2x2
-    // student: todo-3
+    // student: todo-2
     const int2 first = 2 * out;           // the block's top-left texel: always inside the source
     const int2 last  = src_size - 1;      // the source level's last column and row
-    // student-end
 
-    // student: todo-4
     // At an odd right or bottom edge the block sticks out by one: clamping repeats the edge
     // texel, which changes neither a maximum nor a minimum.
     const float a = read_imagef(src, nearest, first).x;
@@ -55,17 +52,13 @@ max_pyramid_2x2(read_only image2d_t src, write_only image2d_t dst, const int2 sr
 kernel void
 max_pyramid_4x4(read_only image2d_t src, write_only image2d_t dst, const int2 src_size)
 {
-    // student: todo-5
     const int2 out   = (int2)(get_global_id(0), get_global_id(1));
-    // student-end
     if (out.x >= (src_size.x + 3) / 4 || out.y >= (src_size.y + 3) / 4)
         return;                           // past the output level: ceil(w/4) x ceil(h/4) texels
-    // student: todo-6
+    // student: todo-3
     const int2 first = 4 * out;
     const int2 last  = src_size - 1;
-    // student-end
 
-    // student: todo-7
     float best = read_imagef(src, nearest, first).x;
     for (int dy = 0; dy < 4; ++dy)
         for (int dx = 0; dx < 4; ++dx)

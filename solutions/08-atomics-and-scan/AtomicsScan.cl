@@ -11,6 +11,7 @@
 // or past n are never read: where a tree needs a value there it uses 0, the identity of +.
 // Every work-item of a group must reach every barrier: never put a barrier inside an if that only
 // some take, and never return before a barrier.
+
 // student: todo-1
 // student-end
 
@@ -204,6 +205,7 @@ kernel void
 add_block_offsets(global int *out, global const int *offsets, const uint n)
 {
     // Launched with the same L as scan_blocks, so work-group g covers exactly block g.
+
     // student: todo-9
     uint gid = get_global_id(0);
     if (gid < n)
@@ -216,10 +218,8 @@ kernel void
 compact_flags(global const int *in, global int *flags, const uint n)
 {
     uint gid = get_global_id(0);
-    // student: todo-10
-    // student-end
     if (gid < n)
-        // student: todo-11
+        // student: todo-10
         flags[gid] = KEEP(in[gid]) ? 1 : 0;
         // student-end
 }
@@ -235,13 +235,13 @@ compact_scatter(global const int *in, global const int *positions, global int *o
     uint gid = get_global_id(0);
     if (gid >= n)
         return;
-    // student: todo-12
+    // student: todo-11
     int x = in[gid];
     if (KEEP(x))
         out[positions[gid]] = x;
     // student-end
     if (gid == n - 1)
-        // student: todo-13
+        // student: todo-12
         count[0] = positions[gid] + (KEEP(x) ? 1 : 0);
         // student-end
 }

@@ -2,6 +2,7 @@
 #include <doctest/doctest.h>
 
 #include <algorithm>
+#include <cstdio>
 
 #include "kit/paths.hpp"
 #include "support.hpp"
@@ -77,9 +78,56 @@ TEST_CASE("a right but slow cascade loses speed points and is shown the spec's h
   const auto run = test::run_program("grader", "check 06 --dir " + labs.path.string());
   CHECK(run.exit_code == 1);
   CHECK(run.output.find("PASS N = 1003, L = 16, G = 4, real") != std::string::npos);  // right ...
-  CHECK(run.output.find("FAIL speed against the solution") != std::string::npos);   // ... but slow
-  CHECK(run.output.find("of the solution's speed (median of 21 alternating runs; full points from 0.80)") != std::string::npos);
+  CHECK(run.output.find("FAIL speed estimate against the solution") != std::string::npos);   // ... but slow
+  CHECK(run.output.find("of the solution's speed (noise band ") != std::string::npos);
+  CHECK(run.output.find("(median of 21 alternating pairs, middle half ") != std::string::npos);
   CHECK(run.output.find("hint: the grader runs PoCL on one CPU core, so the CONTIGUOUS branch counts") != std::string::npos);
+}
+
+namespace {
+// The speed estimate line's figure and points: "estimated 0.97 of the solution's speed (noise band
+// 0.90 .. 1.05), worth 4.00 of 4.00 points by the speed case's rule (...; 3.60 .. 4.00 across the band)".
+struct Estimate {
+  double figure = -1, low = -1, high = -1, points = -1, max = -1;
+};
+Estimate estimate_in(const std::string& output) {
+  Estimate e;
+  const auto at = output.find("estimated ");
+  if (at == std::string::npos) return e;
+  std::sscanf(output.c_str() + at, "estimated %lf of the solution's speed (noise band %lf .. %lf), worth %lf of %lf points", &e.figure,
+              &e.low, &e.high, &e.points, &e.max);
+  return e;
+}
+}  // namespace
+
+TEST_CASE("check estimates a cascade's speed against the solution's stored figure, and a slower kernel earns fewer points") {
+  // A student release has no solution to time against, so check times the kernel against the
+  // host's OpenMP dot product in the same run and divides by the solution's stored ratio. Not a
+  // speed target: the solution's own figure depends on this machine; what must hold anywhere is
+  // that the line carries its fields and that a kernel doing the same work by a far slower loop
+  // (the grid-stride loop on a CPU, about 0.06 of the solution) is estimated far lower.
+  test::TempDir fast, slow;
+  const std::string solution = test::read(kit::root() / "solutions/06-cascade-reduction/CascadeDot.cl");
+  test::write(fast / "06-cascade-reduction" / "CascadeDot.cl", solution);
+  test::write(slow / "06-cascade-reduction" / "CascadeDot.cl", test::replace_once(solution, "#ifdef CONTIGUOUS", "#ifdef NEVER_DEFINED"));
+  const auto quick = test::run_program("grader", "check 06 --dir " + fast.path.string());
+  const auto slower = test::run_program("grader", "check 06 --dir " + slow.path.string());
+  INFO(quick.output);
+  INFO(slower.output);
+  for (const auto* run : {&quick, &slower}) {
+    CHECK(run->output.find("speed estimate against the solution") != std::string::npos);
+    CHECK(run->output.find("x the host's OpenMP dot product (median of 21 alternating pairs, middle half ") != std::string::npos);
+    CHECK(run->output.find("This is an estimate: the graded figure comes from the course's grading machine") != std::string::npos);
+  }
+  const Estimate a = estimate_in(quick.output), b = estimate_in(slower.output);
+  REQUIRE(a.figure > 0);
+  REQUIRE(b.figure > 0);
+  CHECK(a.low <= a.figure);
+  CHECK(a.figure <= a.high);
+  CHECK(a.max == 4);  // the spec's speed points
+  CHECK(a.points <= a.max);
+  CHECK(b.figure < a.figure / 2);
+  CHECK(b.points < a.points);
 }
 
 TEST_CASE("check names a kernel's printf instead of guessing an endless loop") {

@@ -19,6 +19,7 @@ enum class OclgrindChecks {
 struct GradingOptions {
   int pocl_threads = 1;        // PoCL threads per graded case (a case may ask for its own count)
   bool visible_only = false;   // the students' self-check: visible cases only
+  bool estimate_speed = false; // the self-check's speed line: estimated from a stored figure (judge/speed_estimate.hpp)
   OclgrindChecks oclgrind = OclgrindChecks::All;
   std::vector<kit::DeviceOptions> devices{};  // graded on each, right on all (empty: PoCL's CPU device)
   bool stop_at_first_loss = false;  // `grader mutants`' screening: the rest is "not-run" once a case loses points

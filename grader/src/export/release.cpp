@@ -6,6 +6,7 @@
 #include "core/files.hpp"
 #include "kit/errors.hpp"
 #include "core/results.hpp"
+#include "spec/spec.hpp"
 
 namespace grader {
 
@@ -30,7 +31,8 @@ void write_release_specs(const fs::path& specs, const fs::path& references, cons
       if (c.value("visibility", "hidden") == "visible") visible.push_back(c);
     const std::size_t hidden = spec.at("cases").size() - visible.size();
     spec["cases"] = visible;
-    spec.erase("speed");  // its baseline is the solution
+    if (spec.contains("speed") && !spec["speed"].contains("estimate"))
+      spec.erase("speed");  // its baseline is the solution, and nothing else to estimate its speed against
     for (const char* block : {"safety", "algorithm"})
       if (spec.contains(block) && spec[block].value("visibility", "hidden") != "visible") spec.erase(block);
     const std::string spec_text = spec.dump(2) + "\n";
@@ -38,7 +40,9 @@ void write_release_specs(const fs::path& specs, const fs::path& references, cons
 
     const json stored = json::parse(read_file(references / (lab + ".json")));
     json kept = json::object();
-    for (const json& c : visible) {
+    json kept_cases = visible;
+    if (spec.contains("speed")) kept_cases.push_back(json{{"name", kSpeedCase}});  // grader check estimates it (no solution shipped)
+    for (const json& c : kept_cases) {
       if (!stored.at("cases").contains(c.at("name")))
         throw kit::Error("no stored reference for visible case '" + c.at("name").get<std::string>() + "' of " + lab +
                          "; run `build/bin/grader reference` first");

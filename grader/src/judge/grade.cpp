@@ -20,6 +20,7 @@
 #include "judge/graded_kernels.hpp"
 #include "judge/hints.hpp"
 #include "judge/points_policy.hpp"
+#include "judge/speed_estimate.hpp"
 #include "oclgrind/algorithm.hpp"
 #include "oclgrind/checks.hpp"
 
@@ -41,7 +42,7 @@ LabResult not_graded(const LabSpec& spec, const GradeSettings& s, const std::str
   for (const CaseSpec& c : spec.cases)
     if (c.visible || !s.grading.visible_only) r.cases.push_back({c.name, c.visible, 0, c.points, not_run, why, "", 0});
   if (spec.speed && (spec.speed->visible || !s.grading.visible_only))
-    r.cases.push_back({kSpeedCase, spec.speed->visible, 0, spec.speed->points, not_run, why, "", 0, CaseKind::Speed});
+    r.cases.push_back({s.grading.estimate_speed ? kSpeedEstimateCase : kSpeedCase, spec.speed->visible, 0, spec.speed->points, not_run, why, "", 0, CaseKind::Speed});
   if (spec.safety && s.grading.safety() && (spec.safety->visible || !s.grading.visible_only))
     for (const auto& [kind, points] : spec.safety->checks)
       r.cases.push_back({safety_name(kind), spec.safety->visible, 0, points, not_run, why, "", 0, CaseKind::Safety});
@@ -90,16 +91,26 @@ CaseResult judge_case(const LabSpec& spec, const LabReference& reference, const 
 bool loses_points(const CaseResult& c) { return c.status != CaseStatus::Error && c.points < c.max_points; }
 
 // The speed case: the kernel timed against the stored solution on the graded device. Its points
-// follow the speed, and count only for a right result.
+// follow the speed, and count only for a right result. `grader check` estimates it instead, from
+// the kernel's ratio to the host's OpenMP dot product and the solution's stored one (speed_estimate.hpp).
 CaseResult speed_case(const LabSpec& spec, const LabReference& reference, const LabDriver& driver, const GradeSettings& s,
                       const std::filesystem::path& copy, const std::string& shown_as) {
   const SpeedSpec& sp = *spec.speed;
-  CaseResult cr{kSpeedCase, sp.visible, 0, sp.points, CaseStatus::NotRun, "", "", 0, CaseKind::Speed};
+  const bool estimate = s.grading.estimate_speed;
+  CaseResult cr{estimate ? kSpeedEstimateCase : kSpeedCase, sp.visible, 0, sp.points, CaseStatus::NotRun, "", "", 0, CaseKind::Speed};
+  if (estimate && !sp.estimate) cr.message = "not run: the spec stores no figure of the solution to estimate the speed against";
+  else if (estimate && !s.cpu_device)
+    cr.message = "not estimated on this device: the solution's stored figure was measured on PoCL, a CPU device";
+  else if (!estimate && reference.baseline.empty())
+    cr.message = "not run: these references carry no stored solution to time against (a student release); grader check estimates the speed";
+  if (estimate && !cr.message.empty()) cr.max_points = 0;  // nothing to estimate: neither earned nor lost, as a case the device cannot run
+  if (!cr.message.empty()) return cr;
   SandboxLimits limits{sp.time_limit_s, spec.memory_limit_mb, s.grading.pocl_threads, s.pocl_cache()};
   limits.limit_address_space = s.cpu_device;
   if (s.cpu_device) zero_fresh_memory(limits);
   std::vector<std::string> args = {"--lab", spec.lab, "--kernel", copy.string(), "--shown-as", shown_as, "--case",
-                                   sp.params.dump(), "--baseline", reference.baseline.string(), "--pairs", std::to_string(sp.pairs)};
+                                   sp.params.dump(), "--baseline", (estimate ? kOpenMpBaseline : reference.baseline).string(),
+                                   "--pairs", std::to_string(sp.pairs)};
   for (const std::string& a : device_args(s.device)) args.push_back(a);
   const ChildRun run = run_child(s, {}, args, limits, s.workdir / "speed");
   cr.seconds = run.outcome.seconds;
@@ -117,6 +128,8 @@ CaseResult speed_case(const LabSpec& spec, const LabReference& reference, const 
       cr.status = CaseStatus::Wrong;
       cr.message = cmp.message + "; speed counts only for a right result";
       cr.hint = cmp.hint;
+    } else if (estimate) {
+      judge_speed_estimate(sp, *sp.estimate, speed, cr);
     } else {
       const double fraction = std::min(1.0, ratio / sp.full_at);
       cr.points = std::round(sp.points * fraction * 100) / 100;

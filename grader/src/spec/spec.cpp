@@ -223,6 +223,14 @@ SpeedSpec load_speed(const Reader& r, const LabSpec& spec, const LabDriver& driv
   if (visibility != "visible" && visibility != "hidden") r.fail("visibility", "must be \"visible\" or \"hidden\"");
   s.visible = visibility == "visible";
   s.slow_hint = r.text("slow_hint");
+  if (r.node.contains("estimate")) {
+    const Reader e{r.where + ".estimate", r.node.at("estimate")};
+    SpeedEstimate est{e.number("solution", 0, true), e.number("low", 0, true), e.number("high", 0, true),
+                      int(e.number("runs", 0, true)), e.text("measured")};
+    if (!(est.low <= est.solution && est.solution <= est.high))
+      e.fail("solution", "must lie between low and high (" + std::to_string(est.low) + " .. " + std::to_string(est.high) + ")");
+    s.estimate = est;
+  }
   return s;
 }
 

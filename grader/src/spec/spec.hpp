@@ -42,8 +42,19 @@ struct SafetySpec {
 
 // The speed case: the kernel timed against the stored solution, alternately; full points from a
 // speed ratio of `full_at`, in proportion below it, none when the result is wrong.
+// The solution's speed against the host's OpenMP dot product, both on the case's PoCL and OpenMP
+// threads, measured on the reference machine: a release has no solution to time a kernel against,
+// so `grader check` estimates the speed from a kernel's own ratio to the same baseline in its run.
+struct SpeedEstimate {
+  double solution = 0;          // the median of the runs' median ratios
+  double low = 0, high = 0;     // the least and the most of the runs' median ratios: the noise band
+  int runs = 0;
+  std::string measured;         // where and when
+};
+
 struct SpeedSpec {
   json params;
+  std::optional<SpeedEstimate> estimate;
   double points = 0;
   double full_at = 0.8;
   int pairs = 15;

@@ -44,10 +44,15 @@ struct LabDriver {
   virtual kit::Verdict compare(const json& params, const json& policy, const json& reference,
                              const json& outputs) const = 0;
   // The speed case: times `kernel` against `baseline` (the stored solution) alternately and
-  // returns {"ratio": candidate speed / baseline speed, "outputs": the candidate's outputs}.
+  // returns {"ratio": candidate speed / baseline speed, "outputs": the candidate's outputs}. With
+  // `baseline` kOpenMpBaseline the baseline is the host's OpenMP dot product on the case's threads
+  // (no kernel), and the answer also holds "low" and "high", the middle half of the pairs' ratios.
   virtual json run_speed(const kit::Runtime& rt, const std::filesystem::path& kernel, const std::string& shown_as,
                          const std::filesystem::path& baseline, const json& params, int pairs) const;
 };
+
+// run_speed's baseline that names no kernel: the host's OpenMP dot product (kit/baseline.hpp).
+inline const std::filesystem::path kOpenMpBaseline = "openmp";
 
 // One driver per lab that called kit_add_lab(), in lab order (lab_registry.cpp, made by CMake).
 std::vector<std::unique_ptr<LabDriver>> registered_lab_drivers();

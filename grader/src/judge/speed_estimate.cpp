@@ -1,0 +1,37 @@
+#include "judge/speed_estimate.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+
+namespace grader {
+namespace {
+
+// The speed case's rule (grade.cpp's speed_case): full points from full_at, in proportion below.
+double points_at(const SpeedSpec& sp, double ratio) { return std::round(sp.points * std::min(1.0, ratio / sp.full_at) * 100) / 100; }
+
+}  // namespace
+
+void judge_speed_estimate(const SpeedSpec& sp, const SpeedEstimate& stored, const nlohmann::json& measured, CaseResult& cr) {
+  const double mine = measured.at("ratio").get<double>(), mine_low = measured.at("low").get<double>(),
+               mine_high = measured.at("high").get<double>();
+  // The estimate divides this run's ratio by the solution's stored one; its band pairs this run's
+  // middle half of the pairs with the stored runs' spread, the low end with the high end.
+  const double estimate = mine / stored.solution, low = mine_low / stored.high, high = mine_high / stored.low;
+  cr.ratio = estimate;
+  cr.points = points_at(sp, estimate);
+  cr.status = estimate >= sp.full_at ? CaseStatus::Passed : CaseStatus::Slow;
+  char text[900];
+  std::snprintf(text, sizeof text,
+                "estimated %.2f of the solution's speed (noise band %.2f .. %.2f), worth %.2f of %.2f points by the speed "
+                "case's rule (full points from %.2f; %.2f .. %.2f across the band). Measured: your kernel at %.2f x the "
+                "host's OpenMP dot product (median of %d alternating pairs, middle half %.2f .. %.2f); the solution at "
+                "%.2f x (%.2f .. %.2f over %d runs, %s). This is an estimate: the graded figure comes from the course's "
+                "grading machine, timed against the solution itself",
+                estimate, low, high, cr.points, sp.points, sp.full_at, points_at(sp, low), points_at(sp, high), mine, sp.pairs,
+                mine_low, mine_high, stored.solution, stored.low, stored.high, stored.runs, stored.measured.c_str());
+  cr.message = text;
+  if (cr.status == CaseStatus::Slow) cr.hint = sp.slow_hint;
+}
+
+}  // namespace grader
