@@ -13,6 +13,7 @@
 #include "grader/lab/driver.hpp"
 #include "intake/submission.hpp"
 #include "isolation/case_runs.hpp"
+#include "isolation/device_lock.hpp"
 #include "isolation/devices.hpp"
 #include "isolation/fresh_memory.hpp"
 #include "isolation/sandbox.hpp"
@@ -101,7 +102,12 @@ CaseResult speed_case(const LabSpec& spec, const LabReference& reference, const 
   std::vector<std::string> args = {"--lab", spec.lab, "--kernel", copy.string(), "--shown-as", shown_as, "--case",
                                    sp.params.dump(), "--baseline", reference.baseline.string(), "--pairs", std::to_string(sp.pairs)};
   for (const std::string& a : device_args(s.device)) args.push_back(a);
-  const ChildRun run = run_child(s, {}, args, limits, s.workdir / "speed");
+  // No other grading on this device while the speed case runs (see DeviceLock): speed cases never
+  // overlap one another, nor other kernels' cases.
+  const ChildRun run = [&] {
+    const DeviceLock device(s.device, DeviceLock::Mode::Exclusive);
+    return run_child(s, {}, args, limits, s.workdir / "speed");
+  }();
   cr.seconds = run.outcome.seconds;
   const json got = step_result(run, limits);
   const std::optional<StepStatus> status = step_status(got);
