@@ -74,8 +74,6 @@ int main(int argc, char** argv) {
     app.add_option("--repeats", repeats, "Timed runs per measurement (best and median)")->capture_default_str();
     app.add_flag("--quick", quick, "A first look in under a minute: 1Mi, 4Mi, 16Mi; L = 32, 128; 2 repeats");
     app.add_flag("--no-openmp", no_openmp, "Skip the host CPU baseline");
-    bool pageable = false;
-    app.add_flag("--pageable-reads", pageable, "Read the single-launch result and the floor's 4 bytes into pageable host memory, not pinned");
     app.add_option("-o,--out", out_path, "CSV file (default: build/bench/<device>-<date>.csv)");
     if (const int status = kit::parse_args(app, argc, argv); status >= 0) return status;
     if (kit::handle_list(device)) return 0;
@@ -153,7 +151,6 @@ int main(int argc, char** argv) {
       progress("SinglePassDot N = " + kit::format_count(n));
       {
         lab08::SinglePass pass(rt, single_file, n, single, in.a.data(), in.b.data());
-        pass.use_pageable_read(pageable);
         rows.push_back({"SinglePassDot", n, pass.local(), pass.groups(), pass.run(warmup, repeats, false).timing});
       }
       progress("Latency floor N = " + kit::format_count(n));
@@ -161,10 +158,9 @@ int main(int argc, char** argv) {
         cl::Buffer one(rt.context, CL_MEM_READ_WRITE, sizeof(float));
         empty.setArg(0, one);
         float x = 0;
-        const lab08::PinnedFloat pinned(rt.context, rt.queue);  // the same read as the single-launch cascade's
         const kit::Timing t = kit::time_runs(warmup, kFloorRuns, [&] {
           rt.queue.enqueueNDRangeKernel(empty, cl::NullRange, cl::NDRange(1), cl::NDRange(1));
-          rt.queue.enqueueReadBuffer(one, CL_TRUE, 0, sizeof x, pageable ? &x : pinned.get());
+          rt.queue.enqueueReadBuffer(one, CL_TRUE, 0, sizeof x, &x);  // as the single-launch cascade reads its result
         });
         rows.push_back({"Latency floor", n, 1, 1, t});
       }

@@ -20,25 +20,6 @@ const kit::KernelSignature& single_pass_signature() { return signature("dot_sing
 
 }  // namespace
 
-PinnedFloat::PinnedFloat(const cl::Context& context, const cl::CommandQueue& queue)
-    : queue_(queue), buffer_(context, CL_MEM_READ_WRITE | CL_MEM_ALLOC_HOST_PTR, sizeof(float)) {
-  value_ = static_cast<float*>(queue_.enqueueMapBuffer(buffer_, CL_TRUE, CL_MAP_READ | CL_MAP_WRITE, 0, sizeof(float)));
-}
-
-PinnedFloat::~PinnedFloat() {
-  if (value_) {
-    queue_.enqueueUnmapMemObject(buffer_, value_);
-    queue_.finish();
-  }
-}
-
-PinnedFloat& PinnedFloat::operator=(PinnedFloat&& other) noexcept {
-  std::swap(queue_, other.queue_);
-  std::swap(buffer_, other.buffer_);
-  std::swap(value_, other.value_);
-  return *this;
-}
-
 SinglePass::SinglePass(const kit::Runtime& rt, const std::filesystem::path& kernel_file, std::size_t elements,
                        SinglePassShape shape, const float* a, const float* b, const std::string& shown_as)
     : rt_(rt), elements_(elements) {
@@ -46,8 +27,8 @@ SinglePass::SinglePass(const kit::Runtime& rt, const std::filesystem::path& kern
   const std::string name = shown_as.empty() ? kernel_file.string() : shown_as;
   const bool cpu = (rt.device.getInfo<CL_DEVICE_TYPE>() & CL_DEVICE_TYPE_CPU) != 0;
   contiguous_ = cpu;
-  cl::Program program = kit::build_program(rt.context, rt.device, kernel_file, cpu ? "-D CONTIGUOUS" : "", name);
-  kernel_ = kit::make_kernel(program, single_pass_signature(), name);
+  program_ = kit::build_program(rt.context, rt.device, kernel_file, cpu ? "-D CONTIGUOUS" : "", name);
+  kernel_ = kit::make_kernel(program_, single_pass_signature(), name);
   local_ = shape.local;
   if (local_ == 0) {
     const std::size_t most = kernel_.getWorkGroupInfo<CL_KERNEL_WORK_GROUP_SIZE>(rt.device);
@@ -76,7 +57,6 @@ SinglePass::SinglePass(const kit::Runtime& rt, const std::filesystem::path& kern
   kernel_.setArg(4, ticket_);
   kernel_.setArg(5, result_);
   kernel_.setArg(6, cl_uint(elements));
-  pinned_ = PinnedFloat(rt.context, rt.queue);
 }
 
 float SinglePass::run_once(bool poison) {
@@ -84,8 +64,8 @@ float SinglePass::run_once(bool poison) {
   if (poison) rt_.queue.enqueueWriteBuffer(result_, CL_FALSE, 0, sizeof nan, &nan);
   kit::launch(rt_.queue, kernel_, cl::NDRange(groups_ * local_), cl::NDRange(local_));
   float r = 0;
-  rt_.queue.enqueueReadBuffer(result_, CL_TRUE, 0, sizeof r, pageable_ ? &r : pinned_.get());
-  return pageable_ ? r : *pinned_.get();
+  rt_.queue.enqueueReadBuffer(result_, CL_TRUE, 0, sizeof r, &r);
+  return r;
 }
 
 SinglePassOutputs SinglePass::run(int warmup, int repeats, bool poison) {

@@ -37,23 +37,6 @@ struct SinglePassOutputs {
   kit::Timing timing;           // launch to the result on the host
 };
 
-// One float of pinned host memory: a CL_MEM_ALLOC_HOST_PTR buffer mapped for as long as it lives.
-class PinnedFloat {
- public:
-  PinnedFloat() = default;
-  PinnedFloat(const cl::Context& context, const cl::CommandQueue& queue);
-  ~PinnedFloat();
-  PinnedFloat(const PinnedFloat&) = delete;
-  PinnedFloat& operator=(const PinnedFloat&) = delete;
-  PinnedFloat& operator=(PinnedFloat&& other) noexcept;
-  float* get() const { return value_; }
-
- private:
-  cl::CommandQueue queue_;
-  cl::Buffer buffer_;
-  float* value_ = nullptr;
-};
-
 // Builds dot_single_pass once (with -D CONTIGUOUS on a CPU device) and keeps its buffers; the
 // ticket starts at 0 and the kernel itself sets it back, so a run is one launch and one read.
 class SinglePass {
@@ -66,19 +49,14 @@ class SinglePass {
   SinglePassOutputs run(int warmup, int repeats, bool poison);
   std::size_t groups() const { return groups_; }
   std::size_t local() const { return local_; }
-  // Read the result into ordinary (pageable) host memory instead of the pinned buffer below.
-  void use_pageable_read(bool pageable) { pageable_ = pageable; }
 
  private:
   const kit::Runtime& rt_;
   std::size_t elements_, local_ = 0, groups_ = 0;
-  bool contiguous_ = false, pageable_ = false;
+  bool contiguous_ = false;
+  cl::Program program_;  // kept as long as its kernel: Oclgrind 21.10 corrupts its heap when a kernel outlives its program
   cl::Kernel kernel_;
   cl::Buffer a_, b_, partials_, ticket_, result_;
-  // The result is read into pinned host memory (a CL_MEM_ALLOC_HOST_PTR buffer, mapped once): a
-  // GPU then copies the 4 bytes straight into it, where a read into pageable memory goes through
-  // a staging copy and costs a few microseconds more.
-  PinnedFloat pinned_;
 };
 
 // The exact dot product of whole-number data and its magnitude (sum |a_i b_i|), in double: every
