@@ -29,9 +29,9 @@ done
     "$bin/grader" grade -p pocl $oclgrind_flag --jobs 8 --labs 08 --submissions "$work/class" --out "$work/pocl-$r" > "$work/pocl-$r.txt" 2>&1 &
     pocl=$!
     "$bin/grader" grade -p nvidia $oclgrind_flag --jobs 8 --labs 08 --submissions "$work/class" --out "$work/gpu-$r" > "$work/gpu-$r.txt" 2>&1
-    gpu_rc=$?
+    gpu_rc=$? gpu_s=$(awk "BEGIN { printf \"%.1f\", $EPOCHREALTIME - $start }")
     wait $pocl; pocl_rc=$?
-    echo "round $r: GPU exit $gpu_rc, PoCL exit $pocl_rc, $(awk "BEGIN { printf \"%.1f\", $EPOCHREALTIME - $start }") s"
+    echo "round $r: GPU exit $gpu_rc after $gpu_s s, PoCL exit $pocl_rc after $(awk "BEGIN { printf \"%.1f\", $EPOCHREALTIME - $start }") s"
     for side in gpu pocl; do
       echo "  $side: $(tail -n +2 "$work/$side-$r/gradebook.csv" | cut -d, -f2 | sort | uniq -c | tr '\n' ' ')"
     done
@@ -41,7 +41,7 @@ done
 import json, pathlib, sys
 work, rounds = pathlib.Path(sys.argv[1]), int(sys.argv[2])
 for side in ("gpu", "pocl"):
-    full = graded = 0
+    full = graded = again = 0
     slowest, lost = {}, []
     for r in range(1, rounds + 1):
         for f in sorted((work / f"{side}-{r}").glob("*/report.json")):
@@ -50,9 +50,12 @@ for side in ("gpu", "pocl"):
                 full += lab["points"] == lab["max_points"]
                 for c in lab["cases"]:
                     slowest[c["name"]] = max(slowest.get(c["name"], 0), c.get("seconds", 0))
+                    if "run again alone after a time-out" in c["message"]:
+                        again += 1
+                        print(f"  {side} round {r} {f.parent.name}: timed out beside other grading, run again alone: {c['name']}: {c['status']}")
                     if c["points"] < c["max_points"]:
                         lost.append(f"round {r} {f.parent.name}: {c['name']}: {c['status']} {c['points']}/{c['max_points']}: {c['message']}")
-    print(f"{side}: {graded} gradings of the solution, {full} with full marks")
+    print(f"{side}: {graded} gradings of the solution, {full} with full marks; {again} case(s) run again alone after a time-out")
     for line in lost: print("  lost:", line)
     print(f"  slowest cases ({side}, seconds, over every grading):")
     for name, s in sorted(slowest.items(), key=lambda kv: -kv[1])[:8]: print(f"    {s:7.2f}  {name}")

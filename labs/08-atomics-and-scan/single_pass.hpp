@@ -21,13 +21,13 @@ struct Case;
 // The kernel's shape: L (0: 1 on a CPU, else the largest power of two up to 256 the kernel allows)
 // and G (0: kSinglePassGroupsPerComputeUnit{Cpu,Gpu} x the compute units). The last group adds G
 // partials, ceil(G / L) loads per work-item, which a GPU waits for at the end of the launch:
-// fewer groups than lab 06's 64 per compute unit keep that tail short. On an H100 (L = 256) 8 per
-// compute unit was the fastest of 8, 16, 32 and 64 from 1Mi to 16Mi and as fast at 256Mi
+// fewer groups than lab 06's 64 per compute unit keep that tail short. On an H100 (L = 256) 4 and
+// 8 per compute unit were the fastest of 4 to 64 at 16Mi, within 2 % of the best at 256Mi
 // (slides/data/logs/NVIDIA-H100-2026-11-25-single-pass-groups.txt).
 struct SinglePassShape {
   std::size_t local = 0, groups = 0;
 };
-inline constexpr std::size_t kSinglePassGroupsPerComputeUnitCpu = 8, kSinglePassGroupsPerComputeUnitGpu = 8;
+inline constexpr std::size_t kSinglePassGroupsPerComputeUnitCpu = 8, kSinglePassGroupsPerComputeUnitGpu = 4;
 
 struct SinglePassOutputs {
   float result = 0;

@@ -78,6 +78,7 @@ class CaseRunner {
       : spec_(spec), s_(s), kernel_(kernel), shown_as_(shown_as), indices_(indices), judge_(judge) {
     out_.results.assign(indices.size(), json());
     out_.seconds.assign(indices.size(), 0);
+    out_.timed_out_first.assign(indices.size(), false);
   }
   CaseRuns run();
 
@@ -194,8 +195,12 @@ std::size_t CaseRunner::launch(const std::vector<std::size_t>& mine, bool& built
   // is a time-out: other kernels graded on the device at the same time may have taken its time,
   // so it runs again in a child of its own that has the device to itself, and that run counts.
   const bool timeout = step_end(out_.results[pos]) == CaseStatus::Timeout;
-  if (!confirming_ && (timeout || child.done > 0)) confirm_.push_back(pos);
-  else judge(pos);
+  if (!confirming_ && (timeout || child.done > 0)) {
+    confirm_.push_back(pos);
+    out_.timed_out_first[pos] = timeout;
+  } else {
+    judge(pos);
+  }
   return child.done + 1;
 }
 

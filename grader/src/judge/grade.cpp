@@ -191,6 +191,9 @@ LabResult grade_screened(const LabSpec& spec, const LabReference& reference, con
       continue;
     }
     r.cases.push_back(judge_case(spec, reference, driver, indices[pos], runs.results[pos], runs.seconds[pos], source, shown_as));
+    if (pos < runs.timed_out_first.size() && runs.timed_out_first[pos])
+      r.cases.back().message += std::string(r.cases.back().message.empty() ? "" : "; ") +
+                                "run again alone after a time-out while other kernels were graded on the device (this run counts)";
   }
   if (s.grading.stop_at_first_loss && std::any_of(r.cases.begin(), r.cases.end(), loses_points)) return r;
   if (spec.speed && (spec.speed->visible || !s.grading.visible_only)) {
