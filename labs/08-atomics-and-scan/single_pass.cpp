@@ -109,7 +109,9 @@ namespace {
 std::string single_pass_hint(double got, const DotExpected& e, bool some_right, bool first_right) {
   if (std::isnan(got))
     return first_right ? "the first launch was right and a later one wrote no result: the last group must set the ticket back "
-                         "to 0 (atomic_xchg), or the next launch's tickets start at G and no group is the last"
+                         "to 0 (atomic_xchg), or the next launch's tickets start at G and no group is the last; and each group "
+                         "must take its ticket with atomic_inc: with a plain ++ two groups can draw the same number, none draws "
+                         "G - 1, and the ticket is not set back"
                        : "no work-group wrote the result: the group whose atomic_inc returns G - 1 (the count before its own "
                          "increment) is the last one, and its work-item 0 writes result[0]";
   if (got == 0 && e.exact != 0) return "the result is 0: did the last group add the partials (every L-th one per work-item, then a tree)?";
