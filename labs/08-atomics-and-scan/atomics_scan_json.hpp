@@ -37,8 +37,8 @@ inline void check_contention_fields(const kit::json& j, Part part) {
   const bool atomic = part == Part::AtomicInt || part == Part::AtomicFloat;
   if (j.contains("groups") && part != Part::SinglePass)
     throw kit::Error("groups: only the single-pass part takes it, not part \"" + to_string(part) + "\"");
-  if (j.contains("groups") && (!j.at("groups").is_number_unsigned() || j.at("groups") < 1))
-    throw kit::Error("groups: must be a whole number of work-groups from 1, not " + j.at("groups").dump());
+  if (j.contains("groups") && !j.at("groups").is_number_unsigned())
+    throw kit::Error("groups: must be a whole number of work-groups (0: the device's default), not " + j.at("groups").dump());
   for (const char* key : {"data", "repeats", "pocl_threads"})
     if (j.contains(key) && !atomic && !(part == Part::SinglePass && std::string(key) != "data"))
       throw kit::Error(std::string(key) + ": only the atomic parts (atomic-int, atomic-float) take it, not part \"" + to_string(part) + "\"");
