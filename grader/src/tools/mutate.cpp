@@ -90,6 +90,13 @@ std::string line_at(const std::string& s, std::size_t offset) {
   return first == std::string::npos ? "" : line.substr(first, last - first + 1);
 }
 
+// Calls that become an empty statement (a deleted barrier or fence), and atomic updates with the
+// plain operator that replaces each.
+const std::set<std::string> barriers = {"barrier", "work_group_barrier"};
+const std::set<std::string> fences = {"mem_fence", "read_mem_fence", "write_mem_fence"};
+const std::map<std::string, std::string> plain = {
+    {"atomic_inc", "++"}, {"atomic_dec", "--"}, {"atomic_add", "+="}, {"atomic_sub", "-="}, {"atomic_xchg", "="}};
+
 }  // namespace
 
 std::vector<Mutant> make_mutants(const std::string& source) {
@@ -113,10 +120,6 @@ std::vector<Mutant> make_mutants(const std::string& source) {
   static const std::map<std::string, std::string> compound = {{"+=", "-="}, {"-=", "+="}, {"*=", "/="}, {"/=", "*="}};
   static const std::set<std::string> compound_all = {"+=", "-=", "*=", "/=", "<<=", ">>="};
   static const std::set<std::string> operand_end = {")", ";", "&&", "||", "?", ",", ":"};
-  static const std::set<std::string> barriers = {"barrier", "work_group_barrier"};
-  static const std::set<std::string> fences = {"mem_fence", "read_mem_fence", "write_mem_fence"};
-  static const std::map<std::string, std::string> plain = {
-      {"atomic_inc", "++"}, {"atomic_dec", "--"}, {"atomic_add", "+="}, {"atomic_sub", "-="}, {"atomic_xchg", "="}};
   static const std::map<std::string, std::vector<std::string>> ids = {
       {"get_local_id", {"get_global_id", "get_group_id"}}, {"get_global_id", {"get_local_id"}}, {"get_group_id", {"get_local_id"}}};
   for (std::size_t i = 0; i < t.size(); ++i) {
