@@ -31,3 +31,9 @@ kernel void StreamRead(global const float4 *a, global const float4 *b, global fl
 #endif
     out[get_global_id(0)] = acc.x + acc.y + acc.z + acc.w;
 }
+
+// The latency floor: a launch that does nothing, followed on the host by a 4-byte read. No
+// reduction that launches once and reads its result back can finish sooner.
+kernel void Empty(global float *out)
+{
+}

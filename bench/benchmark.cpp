@@ -1,7 +1,9 @@
 // The kit's reduction benchmark: lab 03's ArrayMultReduce swept over array sizes and work-group
-// sizes (the lecture's graph), and on the same data, in the same run: lab 06's cascade (the kit's
-// fastest kernel), an OpenMP simd dot product on the host CPU, and a read-only streaming kernel
-// that measures the device's memory-bandwidth roof. Writes one CSV row per measurement.
+// sizes (the lecture's graph), and on the same data, in the same run: lab 06's cascade, lab 08's
+// single-launch cascade (the kit's fastest kernel), an OpenMP simd dot product on the host CPU, a
+// read-only streaming kernel that measures the device's memory-bandwidth roof, and the latency
+// floor (an empty launch and a 4-byte read: what any one-launch reduction pays at least). Writes
+// one CSV row per measurement.
 #include <omp.h>
 #include <unistd.h>
 
@@ -13,6 +15,8 @@
 
 #include "array_mult_reduce.hpp"
 #include "cascade.hpp"
+#include "atomics_scan.hpp"
+#include "single_pass.hpp"
 #include "kit/baseline.hpp"
 #include "kit/cli.hpp"
 #include "kit/errors.hpp"
@@ -42,6 +46,7 @@ std::string slug(std::string s) {
 double gib(double bytes) { return bytes / double(1 << 30); }
 
 constexpr int kAlternatingPairs = 21;  // cascade / OpenMP pairs at the largest size
+constexpr int kFloorRuns = 100;         // empty launches + reads per size: the best is the floor
 
 }  // namespace
 
@@ -57,11 +62,14 @@ int main(int argc, char** argv) {
     int warmup = 1, repeats = 3;
     bool quick = false, no_openmp = false;
     std::size_t cascade_local = 0, cascade_groups = 0;
+    lab08::SinglePassShape single;
     app.add_option("--sizes", sizes, "Array sizes N (MegaNumbers on the graph's axis)")->delimiter(',')->capture_default_str();
     app.add_option("--locals", locals, "Work-group sizes for lab 03 (clamped to the device)")->delimiter(',')->capture_default_str();
     app.add_option("-k,--kernel", kernel_path, "Lab 03 kernel to sweep (default: the solution)");
     app.add_option("--cascade-local", cascade_local, "Work-group size of the cascade kernel (default: lab 06's)");
     app.add_option("--cascade-groups", cascade_groups, "Work-groups of the cascade kernel (default: lab 06's)");
+    app.add_option("--single-local", single.local, "Work-group size of lab 08's single-launch cascade (default: its own)");
+    app.add_option("--single-groups", single.groups, "Work-groups of lab 08's single-launch cascade (default: its own)");
     app.add_option("--warmup", warmup, "Untimed runs per measurement")->capture_default_str();
     app.add_option("--repeats", repeats, "Timed runs per measurement (best and median)")->capture_default_str();
     app.add_flag("--quick", quick, "A first look in under a minute: 1Mi, 4Mi, 16Mi; L = 32, 128; 2 repeats");
@@ -111,6 +119,7 @@ int main(int argc, char** argv) {
                        " GiB per allocation); choose smaller --sizes");
 
     const std::filesystem::path cascade_file = kit::lab_file(lab06::kLab, lab06::kKernelFile, true);
+    const std::filesystem::path single_file = kit::lab_file(lab08::kLab, lab08::kKernelFile, true);
     const std::filesystem::path stream_file = kit::root() / "bench" / "StreamRead.cl";
 
     const auto start = std::chrono::steady_clock::now();
@@ -120,8 +129,8 @@ int main(int argc, char** argv) {
     std::vector<Row> rows;
     const bool cpu_device = (rt.device.getInfo<CL_DEVICE_TYPE>() & CL_DEVICE_TYPE_CPU) != 0;
     cl::Program stream_program = kit::build_program(rt.context, rt.device, stream_file, cpu_device ? "-D CONTIGUOUS" : "");
-    cl::Kernel stream(stream_program, "StreamRead");
-    const std::size_t total = ns.size() * (wgs.size() + 3) + (no_openmp ? 0 : 1);
+    cl::Kernel stream(stream_program, "StreamRead"), empty(stream_program, "Empty");
+    const std::size_t total = ns.size() * (wgs.size() + 5) + (no_openmp ? 0 : 1);
     std::size_t done = 0;
     const auto progress = [&](const std::string& what) {
       const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
@@ -138,6 +147,22 @@ int main(int argc, char** argv) {
       {
         lab06::Runner runner(rt, cascade_file, {n, cascade_local, cascade_groups, kit::DataKind::Reals, 1, false}, cascade_in);
         rows.push_back({"CascadeDot", n, runner.local(), runner.groups(), runner.run(warmup, repeats).timing});
+      }
+      progress("SinglePassDot N = " + kit::format_count(n));
+      {
+        lab08::SinglePass pass(rt, single_file, n, single, in.a.data(), in.b.data());
+        rows.push_back({"SinglePassDot", n, pass.local(), pass.groups(), pass.run(warmup, repeats, false).timing});
+      }
+      progress("Latency floor N = " + kit::format_count(n));
+      {
+        cl::Buffer one(rt.context, CL_MEM_READ_WRITE, sizeof(float));
+        empty.setArg(0, one);
+        float x = 0;
+        const kit::Timing t = kit::time_runs(warmup, kFloorRuns, [&] {
+          rt.queue.enqueueNDRangeKernel(empty, cl::NullRange, cl::NDRange(1), cl::NDRange(1));
+          rt.queue.enqueueReadBuffer(one, CL_TRUE, 0, sizeof x, &x);  // as the single-launch cascade reads its result
+        });
+        rows.push_back({"Latency floor", n, 1, 1, t});
       }
       progress("StreamRead roof N = " + kit::format_count(n));
       {
@@ -191,12 +216,13 @@ int main(int argc, char** argv) {
     }
     csv.close();
     // Headline ratios at the largest size.
-    double lab03_best = 0, cascade = 0, roof = 0, openmp = 0;
+    double lab03_best = 0, cascade = 0, roof = 0, openmp = 0, single_pass = 0;
     for (const Row& r : rows) {
       if (r.elements != n_max) continue;
       const double g = r.elements / r.timing.best / 1e9;
       if (r.kernel == "ArrayMultReduce") lab03_best = std::max(lab03_best, g);
       if (r.kernel == "CascadeDot") cascade = g;
+      if (r.kernel == "SinglePassDot") single_pass = g;
       if (r.kernel == "StreamRead roof") roof = g;
       if (r.kernel == "OpenMP simd (host CPU)") openmp = g;
     }
@@ -204,7 +230,9 @@ int main(int argc, char** argv) {
     std::printf("At N = %s: ArrayMultReduce best %.2f GNum/s, CascadeDot %.2f, roof %.2f (%.1f GB/s)", kit::format_count(n_max).c_str(),
                 lab03_best, cascade, roof, roof * 8);
     if (openmp > 0) std::printf(", OpenMP %.2f", openmp);
-    std::printf("\nRatios: cascade / roof = %.2f, cascade / ArrayMultReduce = %.2f", cascade / roof, cascade / lab03_best);
+    std::printf(", SinglePassDot %.2f", single_pass);
+    std::printf("\nRatios: cascade / roof = %.2f, single pass / roof = %.2f, cascade / ArrayMultReduce = %.2f", cascade / roof,
+                single_pass / roof, cascade / lab03_best);
     if (openmp > 0) std::printf(", cascade / OpenMP = %.2f", cascade / openmp);
     std::printf("\n");
     if (vs_openmp.pairs)

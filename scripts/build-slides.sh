@@ -21,8 +21,7 @@ mkdir -p "$out/listings" "$out/figures"
 "$python" "$root/scripts/extract_slide_listings.py" --out "$out/listings"
 "$python" "$root/scripts/plot_benchmark.py" "$root/slides/data/sweep-PoCL-2core-EPYC-2026-11-21.csv" \
   --out "$out/figures"
-"$python" "$root/scripts/plot_benchmark.py" "$root/slides/data/sweep-NVIDIA-H200-2026-11-21.csv" \
-  --thrust "$root/slides/data/thrust-NVIDIA-H200-2026-11-21.csv" --out "$out/figures"
+"$python" "$root/scripts/plot_benchmark.py" "$root/slides/data/sweep-NVIDIA-H100-2026-11-25.csv" --out "$out/figures"
 
 # The deck finds listings/ and figures/ through TEXINPUTS (OUT first), its parts in slides/.
 cd "$root/slides"

@@ -5,6 +5,8 @@
 # buffer graded on the GPU alone and run by the lab program; each lab program given bad kernel files
 # on the GPU; the time per student-lab on each device. The Oclgrind checks do not depend on the
 # device and are left out where Oclgrind is not installed (--no-oclgrind).
+# Lab 08's solution graded again and again under load (the GPU and PoCL graded at once, --jobs 8
+# each) is a script of its own: scripts/measure-gpu-grading-load.sh BIN_DIR LOG [ROUNDS].
 # Usage: scripts/measure-gpu-grading.sh BIN_DIR LOG   (BIN_DIR holds the kit's programs, built elsewhere)
 set -uo pipefail
 bin=$(realpath "$1") log=$2

@@ -4,7 +4,9 @@
   scripts/plot_benchmark.py SWEEP.csv [--thrust THRUST.csv] --out DIR
 
 Writes four graphs, each as PNG and SVG, named <device>-<date>-<graph>:
-  slide-wg32  the lecture's graph: ArrayMultReduce at work-group size 32, GNum/s vs MegaNumbers
+  slide-wg32  the lecture's graph: ArrayMultReduce at work-group size 32, GNum/s vs MegaNumbers, with
+              the best any reduction can do at each N, min(roof, N / floor), where the sweep has the
+              "Latency floor" (an empty launch and a 4-byte read) and "StreamRead roof" rows
   by-wg       one curve per work-group size
   vs-wg       GNum/s vs work-group size, one curve per array size
   kernels     the kit's kernels against the streaming roof and the CPU (and CUDA) baselines
@@ -50,6 +52,28 @@ def mega(n):
     return n / 1e6
 
 
+def best_possible(rows):
+    """[(N, GNum/s)] drawing min(roof, N / floor), with the roof and the floor; the roof is the best
+    StreamRead rate of the sweep, the floor the best empty launch + 4-byte read. [] without them."""
+    roof = max((r["gnums_best"] for r in rows if r["kernel"] == "StreamRead roof"), default=0)
+    floor = min((r["best_s"] for r in rows if r["kernel"] == "Latency floor"), default=0)
+    if roof <= 0 or floor <= 0:
+        return [], 0, 0
+    # A straight line from the origin to the corner, where N / floor meets the roof, then flat.
+    corner = roof * 1e9 * floor
+    largest = max(r["elements"] for r in rows)
+    sizes = [0, corner] + ([largest] if largest > corner else [])
+    return [(n, min(roof, n / floor / 1e9)) for n in sizes], roof, floor
+
+
+def draw_best_possible(ax, rows):
+    points, roof, floor = best_possible(rows)
+    if points:
+        ax.plot([mega(n) for n, _ in points], [g for _, g in points], "k:", linewidth=1.5,
+                label=f"best possible: min(roof {roof:.0f}, N / floor {floor * 1e6:.1f} us)")
+    return bool(points)
+
+
 def save(fig, out, stem):
     for ext in ("png", "svg"):
         # No creation date or software version in the files: redrawing unchanged data changes nothing.
@@ -81,7 +105,9 @@ def main():
     # 1. The slide's graph.
     fig, ax = plt.subplots(figsize=(7, 4.5))
     points = sorted(lab03[32])
-    ax.plot([mega(n) for n, _ in points], [g for _, g in points], "o-", color="tab:blue")
+    ax.plot([mega(n) for n, _ in points], [g for _, g in points], "o-", color="tab:blue", label="ArrayMultReduce, L = 32")
+    if draw_best_possible(ax, rows):
+        ax.legend(fontsize=8, loc="lower right")
     ax.set_title(f"Reduction Performance, Work-Group Size = 32\n{label}", fontsize=10)
     ax.set_xlabel("Array Size (MegaNumbers)")
     ax.set_ylabel("GigaNumbers Multiplied and Reduced Per Second")
@@ -124,7 +150,7 @@ def main():
     # 4. The kit's kernels against the roof and the baselines.
     series = collections.defaultdict(list)
     for r in rows:
-        if r["kernel"] == "ArrayMultReduce":
+        if r["kernel"] in ("ArrayMultReduce", "Latency floor"):
             continue
         series[r["kernel"]].append((r["elements"], r["gnums_best"]))
     best_lab03 = {}
@@ -135,6 +161,7 @@ def main():
     for r in thrust:
         series["thrust::inner_product (CUDA)"].append((r["elements"], r["gnums_best"]))
     styles = {"StreamRead roof": ("k--", "memory roof (StreamRead)"), "CascadeDot": ("o-", "CascadeDot (lab 06)"),
+              "SinglePassDot": ("v-", "single launch (lab 08, dot_single_pass)"),
               "ArrayMultReduce (best L)": ("s-", "ArrayMultReduce (lab 03, best L)"),
               "OpenMP simd (host CPU)": ("^-", "OpenMP simd dot (host CPU)"),
               "thrust::inner_product (CUDA)": ("d-", "thrust::inner_product (CUDA)")}
@@ -143,6 +170,7 @@ def main():
         style, legend = styles.get(name, ("x-", name))
         points = sorted(points)
         ax.plot([mega(n) for n, _ in points], [g for _, g in points], style, markersize=4, label=legend)
+    draw_best_possible(ax, rows)
     ax.set_title(f"The kit's kernels against the memory roof and the baselines\n{label}", fontsize=10)
     ax.set_xlabel("Array Size (MegaNumbers)")
     ax.set_ylabel("GigaNumbers Multiplied and Reduced Per Second")

@@ -32,6 +32,8 @@ const std::vector<kit::KernelSignature>& signatures() {
       {"compact_flags", {"global const int *in", "global int *flags", "const uint n"}},
       {"compact_scatter", {"global const int *in", "global const int *positions", "global int *out", "global int *count",
                            "const uint n"}},
+      {"dot_single_pass", {"global const float *dA", "global const float *dB", "local float *scratch", "global float *partials",
+                           "global uint *ticket", "global float *result", "const uint n"}},
   };
   return all;
 }
@@ -47,7 +49,8 @@ const kit::KernelSignature& signature(const std::string& kernel) {
 
 const std::vector<Part>& parts() {
   static const std::vector<Part> all = {Part::AtomicInt,     Part::AtomicFloat,   Part::Accuracy,
-                                        Part::ScanExclusive, Part::ScanInclusive, Part::Compact};
+                                        Part::ScanExclusive, Part::ScanInclusive, Part::Compact,
+                                        Part::SinglePass};
   return all;
 }
 
@@ -59,6 +62,7 @@ std::string to_string(Part part) {
     case Part::ScanExclusive: return "scan-exclusive";
     case Part::ScanInclusive: return "scan-inclusive";
     case Part::Compact: return "compact";
+    case Part::SinglePass: return "single-pass";
   }
   return "";
 }
@@ -91,6 +95,9 @@ void validate(const Case& c) {
                      " (the pairwise sum reduces a run in tree passes of up to L elements)");
   if (c.positive && c.part != Part::AtomicInt && c.part != Part::AtomicFloat)
     throw kit::Error("positive data: only the atomic parts (atomic-int, atomic-float) take it");
+  if (c.groups != 0 && c.part != Part::SinglePass) throw kit::Error("groups: only the single-pass part takes a work-group count");
+  if (c.part == Part::SinglePass && c.groups > (std::size_t(1) << 20))
+    throw kit::Error("groups " + str(c.groups) + ": at most 2^20 work-groups for the single-pass dot product");
   if (c.part == Part::AtomicFloat && ceil_div(c.elements, c.local) > (std::size_t(1) << 23))
     throw kit::Error(str(ceil_div(c.elements, c.local)) + " work-groups: the float total's rounding bound gamma_(G-1) "
                      "needs G below 2^23; use a larger local size");

@@ -27,9 +27,9 @@ const std::vector<kit::KernelSignature>& signatures();
 const kit::KernelSignature& signature(const std::string& kernel);  // kit::Error lists the kernels
 
 // What one graded case runs.
-enum class Part { AtomicInt, AtomicFloat, Accuracy, ScanExclusive, ScanInclusive, Compact };
+enum class Part { AtomicInt, AtomicFloat, Accuracy, ScanExclusive, ScanInclusive, Compact, SinglePass };
 const std::vector<Part>& parts();
-Part parse_part(const std::string& text);  // "atomic-int", ...; kit::Error lists the parts
+Part parse_part(const std::string& text);  // "atomic-int", ..., "single-pass"; kit::Error lists the parts
 std::string to_string(Part part);
 
 inline constexpr std::size_t kMaxElements = std::size_t(1) << 27;  // 8 * 2^27 < 2^31: int sums and scans cannot overflow
@@ -44,6 +44,7 @@ struct Case {
   // The atomic parts' data: whole numbers 1..8 instead of -8..8. Every work-group's partial is then
   // positive, so a lost update always makes the total smaller (the grader's contention cases).
   bool positive = false;
+  std::size_t groups = 0;  // single-pass: work-groups G (0: the device's default, see single_pass.hpp)
 };
 // L a power of two from 2 to 4096, 1 <= N <= 2^27, the run a power of two from 2 to 2^20.
 void validate(const Case& c);

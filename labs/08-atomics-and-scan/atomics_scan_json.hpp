@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "atomics_scan.hpp"
+#include "single_pass.hpp"
 #include "kit/errors.hpp"
 #include "kit/json.hpp"
 
@@ -34,8 +35,12 @@ struct SpecCase {
 // on an atomic part.
 inline void check_contention_fields(const kit::json& j, Part part) {
   const bool atomic = part == Part::AtomicInt || part == Part::AtomicFloat;
+  if (j.contains("groups") && part != Part::SinglePass)
+    throw kit::Error("groups: only the single-pass part takes it, not part \"" + to_string(part) + "\"");
+  if (j.contains("groups") && !j.at("groups").is_number_unsigned())
+    throw kit::Error("groups: must be a whole number of work-groups (0: the device's default), not " + j.at("groups").dump());
   for (const char* key : {"data", "repeats", "pocl_threads"})
-    if (j.contains(key) && !atomic)
+    if (j.contains(key) && !atomic && !(part == Part::SinglePass && std::string(key) != "data"))
       throw kit::Error(std::string(key) + ": only the atomic parts (atomic-int, atomic-float) take it, not part \"" + to_string(part) + "\"");
   if (j.contains("data") && j.at("data") != "int" && j.at("data") != "positive-int")
     throw kit::Error("data: must be \"int\" (whole numbers -8..8) or \"positive-int\" (1..8), not " + j.at("data").dump());
@@ -57,6 +62,7 @@ inline void from_json(const kit::json& j, SpecCase& s) {
   if (j.contains("run")) j.at("run").get_to(s.c.run);
   s.c.positive = j.value("data", std::string("int")) == "positive-int";
   s.repeats = j.value("repeats", 1);
+  s.c.groups = j.value("groups", std::size_t(0));
   s.threads = j.value("pocl_threads", 1);
 }
 
@@ -67,6 +73,11 @@ inline void to_json(kit::json& j, const SpecCase& s) {
   j = {{"part", to_string(s.c.part)}, {"elements", s.c.elements}, {"local", s.c.local}, {"seed", s.c.seed}, {"run", s.c.run}};
   if (s.c.part == Part::AtomicInt || s.c.part == Part::AtomicFloat) {
     j["data"] = s.c.positive ? "positive-int" : "int";
+    j["repeats"] = unsigned(s.repeats);
+    j["pocl_threads"] = unsigned(s.threads);
+  }
+  if (s.c.part == Part::SinglePass) {
+    j["groups"] = s.c.groups;
     j["repeats"] = unsigned(s.repeats);
     j["pocl_threads"] = unsigned(s.threads);
   }
@@ -100,6 +111,18 @@ inline kit::json atomic_to_json(const Sum& s, int repeats, bool ints) {
   return out;
 }
 
+// The single-pass part's outputs: its shape and every launch's result, as an atomic part's totals.
+inline kit::json single_pass_to_json(const SinglePassOutputs& o) {
+  Sum s;
+  s.groups = o.groups;
+  s.timing = o.timing;
+  s.total = o.result;
+  s.totals = o.results;
+  kit::json j = atomic_to_json(s, int(o.results.size()) == 1 ? 1 : 2, false);
+  j["local"] = o.local;
+  return j;
+}
+
 // The totals of an atomic part's outputs with their launch counts (check_atomic's form).
 inline std::vector<std::pair<double, int>> atomic_totals_from_json(const kit::json& j) {
   if (!j.contains("totals")) return {{kit::real_from_json(j.at("total")), 1}};
@@ -109,6 +132,7 @@ inline std::vector<std::pair<double, int>> atomic_totals_from_json(const kit::js
 }
 
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(FloatExpected, exact, abs, abs_partials, whole)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(DotExpected, exact, abs)
 
 inline void to_json(kit::json& j, const AccuracyOutputs& out) {
   j = {{"passes", out.pairwise_passes}};

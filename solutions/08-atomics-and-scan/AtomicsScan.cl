@@ -245,3 +245,104 @@ compact_scatter(global const int *in, global const int *positions, global int *o
         count[0] = positions[gid] + (KEEP(x) ? 1 : 0);
         // student-end
 }
+
+// Part 4: lab 06's cascade in ONE launch. Lab 06 needs a second launch (SumPartials) or a
+// read-back of G partials to finish; here the last work-group to finish adds the partials itself.
+// Each group stores its partial, then takes a ticket from a counter in global memory
+// (atomic_inc); the group that draws ticket G - 1 knows every other group has stored its partial,
+// adds the G of them, writes the result and sets the counter back to 0 for the next launch.
+// Two fences make "stored before the ticket" hold for the reader too: OpenCL 1.2 orders one
+// work-item's global stores only at a mem_fence, so without it the ticket may reach memory before
+// the partial does, and the last group adds a stale partial (see the README, part 4).
+// The local size L is a power of two; scratch holds L floats; ticket is 0 before the first launch.
+
+// Given, lab 06's sweep (its solution, both branches): this work-item's share of sum a_i b_i.
+float dot_sweep(global const float *dA, global const float *dB, const uint n)
+{
+    uint gid = get_global_id(0);
+    float4 acc = (float4)(0.0f);
+#ifdef CONTIGUOUS
+    uint chunks = n / 4, per_item = (chunks + get_global_size(0) - 1) / get_global_size(0);
+    uint i = min(gid * per_item, chunks), end = min(i + per_item, chunks);
+    float8 s0 = (float8)(0.0f), s1 = s0, s2 = s0, s3 = s0, s4 = s0, s5 = s0, s6 = s0, s7 = s0;
+    for (; i + 16 <= end; i += 16) {
+        global const float *a = dA + 4 * i, *b = dB + 4 * i;
+        s0 += vload8(0, a) * vload8(0, b);
+        s1 += vload8(1, a) * vload8(1, b);
+        s2 += vload8(2, a) * vload8(2, b);
+        s3 += vload8(3, a) * vload8(3, b);
+        s4 += vload8(4, a) * vload8(4, b);
+        s5 += vload8(5, a) * vload8(5, b);
+        s6 += vload8(6, a) * vload8(6, b);
+        s7 += vload8(7, a) * vload8(7, b);
+    }
+    s0 = ((s0 + s1) + (s2 + s3)) + ((s4 + s5) + (s6 + s7));
+    acc = s0.lo + s0.hi;
+    for (; i < end; ++i)
+        acc += vload4(i, dA) * vload4(i, dB);
+#else
+    for (uint i = gid; i < n / 4; i += get_global_size(0))
+        acc += vload4(i, dA) * vload4(i, dB);
+#endif
+    float sum = (acc.x + acc.y) + (acc.z + acc.w);
+    for (uint k = gid; k < n % 4; k += get_global_size(0))
+        sum += dA[4 * (n / 4) + k] * dB[4 * (n / 4) + k];
+    return sum;
+}
+
+// Given: scratch[0 .. L-1] folded into scratch[0] (the sequential-addressing tree).
+void tree_sum(local float *scratch)
+{
+    uint tid = get_local_id(0);
+    for (uint s = get_local_size(0) / 2; s > 0; s >>= 1)
+    {
+        if (tid < s)
+            scratch[tid] += scratch[tid + s];
+        barrier(CLK_LOCAL_MEM_FENCE);
+    }
+}
+
+kernel void
+dot_single_pass(global const float *dA, global const float *dB, local float *scratch, global float *partials,
+                global uint *ticket, global float *result, const uint n)
+{
+    uint tid = get_local_id(0);
+    uint L   = get_local_size(0);
+    uint G   = get_num_groups(0);
+    local uint last;                // 1 in the group that drew the last ticket
+
+    scratch[tid] = dot_sweep(dA, dB, n);
+    barrier(CLK_LOCAL_MEM_FENCE);
+    tree_sum(scratch);
+
+    // student: todo-14
+    // Store the partial, fence, take a ticket: the fence keeps the store ahead of the ticket.
+    if (tid == 0)
+    {
+        partials[get_group_id(0)] = scratch[0];
+        mem_fence(CLK_GLOBAL_MEM_FENCE);
+        last = (atomic_inc(ticket) == G - 1);
+        mem_fence(CLK_GLOBAL_MEM_FENCE);    // and the reads below stay behind the ticket
+    }
+    barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE);
+    // student-end
+
+    // The same value in every work-item of a group: the whole group goes on, or none of it.
+    if (!last)
+        return;
+
+    // student: todo-15
+    // The last group: each work-item adds every L-th partial, then one more tree.
+    float sum = 0.0f;
+    for (uint t = tid; t < G; t += L)
+        sum += partials[t];
+    scratch[tid] = sum;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    tree_sum(scratch);
+    if (tid == 0)
+    {
+        result[0] = scratch[0];
+        atomic_xchg(ticket, 0);             // ready for the next launch, with no write from the host
+    }
+    // student-end
+}

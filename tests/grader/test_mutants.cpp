@@ -89,6 +89,25 @@ TEST_CASE("mutants: the generator makes one-place changes of each kind and leave
   CHECK(grader::pick_evenly(3, 5) == std::vector<std::size_t>{0, 1, 2});
 }
 
+TEST_CASE("mutants: a fence deleted and an atomic update made plain, as a ticket counter's mistakes") {
+  const std::string kernel = R"(kernel void k(global float *partials, global uint *ticket, global int *total, local uint *last)
+{
+    partials[get_group_id(0)] = 1.0f;
+    mem_fence(CLK_GLOBAL_MEM_FENCE);
+    *last = (atomic_inc(ticket) == get_num_groups(0) - 1);
+    atomic_add(total, (int)get_group_id(0));
+    atomic_xchg(ticket, 0);
+    atomic_cmpxchg(ticket, 0u, 1u);
+}
+)";
+  const auto ms = grader::make_mutants(kernel);
+  CHECK(has(ms, "fence", 4, ";"));
+  CHECK(has(ms, "atomic", 5, "*last = ((*(ticket))++ == get_num_groups(0) - 1);"));
+  CHECK(has(ms, "atomic", 6, "(*(total) += ((int)get_group_id(0)));"));
+  CHECK(has(ms, "atomic", 7, "(*(ticket) = (0));"));
+  for (const auto& m : ms) CHECK_FALSE((m.op == "atomic" && m.line == 8));  // a compare-and-swap has no plain form of one statement
+}
+
 TEST_CASE("mutants: every known-equivalent list parses and every entry gives a reason") {
   const auto dir = kit::root() / "grader" / "mutants";
   if (!std::filesystem::exists(dir)) return;

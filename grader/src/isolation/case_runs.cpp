@@ -4,6 +4,7 @@
 #include <chrono>
 
 #include "core/files.hpp"
+#include "isolation/device_lock.hpp"
 #include "isolation/devices.hpp"
 #include "isolation/fresh_memory.hpp"
 #include "kit/build_service.hpp"
@@ -80,6 +81,7 @@ class CaseRunner {
       : spec_(spec), s_(s), kernel_(kernel), shown_as_(shown_as), indices_(indices), judge_(judge) {
     out_.results.assign(indices.size(), json());
     out_.seconds.assign(indices.size(), 0);
+    out_.timed_out_first.assign(indices.size(), false);
   }
   CaseRuns run();
 
@@ -100,8 +102,10 @@ class CaseRunner {
   const std::vector<std::size_t>& indices_;
   const CaseJudge& judge_;
   CaseRuns out_;
-  std::vector<std::size_t> confirm_;  // positions that crashed or failed after other cases ran in their child
-  bool stop_ = false;
+  // Positions to run again alone: a crash or failure after other cases ran in their child, and a
+  // time-out (run again with the device to itself: see DeviceLock).
+  std::vector<std::size_t> confirm_;
+  bool stop_ = false, confirming_ = false;
 };
 
 // One child that builds the kernel, then runs the cases at positions `mine` in turn, followed
@@ -167,6 +171,8 @@ std::size_t CaseRunner::launch(const std::vector<std::size_t>& mine, bool& built
   write_file_atomically(dir / "cases.json", list.dump());
   SandboxLimits limits = limits_for(mine);
   Child child{*this, dir, mine};
+  // Shared with the other case children on this device; exclusive when a case runs again alone.
+  const DeviceLock device(s_.device, confirming_ ? DeviceLock::Mode::Exclusive : DeviceLock::Mode::Shared);
   std::vector<std::string> argv = {s_.grader_exe.string(), "run-case", "--lab", spec_.lab, "--kernel", kernel_.string(),
                                    "--shown-as", shown_as_, "--cases", (dir / "cases.json").string(),
                                    "--result-dir", dir.string()};
@@ -188,9 +194,16 @@ std::size_t CaseRunner::launch(const std::vector<std::size_t>& mine, bool& built
   out_.results[pos] = step_result({json::object(), outcome}, limits);  // no result file: always "sandbox"
   out_.seconds[pos] = seconds_between(child.phase_start, Clock::now());
   // A crash or running out of memory after other cases ran in this child may be their doing
-  // (a heap they damaged, memory they held): the case is run again alone, and that run counts.
-  if (child.done > 0 && step_end(out_.results[pos]) != CaseStatus::Timeout) confirm_.push_back(pos);
-  else judge(pos);
+  // (a heap they damaged, memory they held): the case is run again alone, and that run counts. So
+  // is a time-out: other kernels graded on the device at the same time may have taken its time,
+  // so it runs again in a child of its own that has the device to itself, and that run counts.
+  const bool timeout = step_end(out_.results[pos]) == CaseStatus::Timeout;
+  if (!confirming_ && (timeout || child.done > 0)) {
+    confirm_.push_back(pos);
+    out_.timed_out_first[pos] = timeout;
+  } else {
+    judge(pos);
+  }
   return child.done + 1;
 }
 
@@ -210,7 +223,8 @@ CaseRuns CaseRunner::run() {
       next += launch(std::vector<std::size_t>(group.begin() + long(next), group.end()), built);
       if (!built) return out_;
     }
-  // Crashes and failures to confirm, each in a fresh child of its own.
+  // Crashes, failures and time-outs to confirm, each in a fresh child of its own.
+  confirming_ = true;
   for (std::size_t i = 0; i < confirm_.size() && !stop_; ++i) {
     bool built = false;
     launch({confirm_[i]}, built);

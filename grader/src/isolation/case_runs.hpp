@@ -36,6 +36,7 @@ struct CaseRuns {
   double build_seconds = 0;
   std::vector<json> results;   // per case asked for, in order: as step_result; {} when not run
   std::vector<double> seconds;
+  std::vector<bool> timed_out_first;  // per case: timed out beside other grading, then run again alone (that run counts)
   int children = 0;            // child processes started
 };
 

@@ -13,6 +13,7 @@
 #include "grader/lab/driver.hpp"
 #include "intake/submission.hpp"
 #include "isolation/case_runs.hpp"
+#include "isolation/device_lock.hpp"
 #include "isolation/devices.hpp"
 #include "isolation/fresh_memory.hpp"
 #include "isolation/sandbox.hpp"
@@ -112,7 +113,12 @@ CaseResult speed_case(const LabSpec& spec, const LabReference& reference, const 
                                    sp.params.dump(), "--baseline", (estimate ? kOpenMpBaseline : reference.baseline).string(),
                                    "--pairs", std::to_string(sp.pairs)};
   for (const std::string& a : device_args(s.device)) args.push_back(a);
-  const ChildRun run = run_child(s, {}, args, limits, s.workdir / "speed");
+  // No other grading on this device while the speed case runs (see DeviceLock): speed cases never
+  // overlap one another, nor other kernels' cases.
+  const ChildRun run = [&] {
+    const DeviceLock device(s.device, DeviceLock::Mode::Exclusive);
+    return run_child(s, {}, args, limits, s.workdir / "speed");
+  }();
   cr.seconds = run.outcome.seconds;
   const json got = step_result(run, limits);
   const std::optional<StepStatus> status = step_status(got);
@@ -198,6 +204,9 @@ LabResult grade_screened(const LabSpec& spec, const LabReference& reference, con
       continue;
     }
     r.cases.push_back(judge_case(spec, reference, driver, indices[pos], runs.results[pos], runs.seconds[pos], source, shown_as));
+    if (pos < runs.timed_out_first.size() && runs.timed_out_first[pos])
+      r.cases.back().message += std::string(r.cases.back().message.empty() ? "" : "; ") +
+                                "run again alone after a time-out while other kernels were graded on the device (this run counts)";
   }
   if (s.grading.stop_at_first_loss && std::any_of(r.cases.begin(), r.cases.end(), loses_points)) return r;
   if (spec.speed && (spec.speed->visible || !s.grading.visible_only)) {

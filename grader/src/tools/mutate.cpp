@@ -90,6 +90,13 @@ std::string line_at(const std::string& s, std::size_t offset) {
   return first == std::string::npos ? "" : line.substr(first, last - first + 1);
 }
 
+// Calls that become an empty statement (a deleted barrier or fence), and atomic updates with the
+// plain operator that replaces each.
+const std::set<std::string> barriers = {"barrier", "work_group_barrier"};
+const std::set<std::string> fences = {"mem_fence", "read_mem_fence", "write_mem_fence"};
+const std::map<std::string, std::string> plain = {
+    {"atomic_inc", "++"}, {"atomic_dec", "--"}, {"atomic_add", "+="}, {"atomic_sub", "-="}, {"atomic_xchg", "="}};
+
 }  // namespace
 
 std::vector<Mutant> make_mutants(const std::string& source) {
@@ -144,13 +151,24 @@ std::vector<Mutant> make_mutants(const std::string& source) {
       }
       if (value == 0 || value == 1 || value == 2) add("constant", k.offset, k.text.size(), with(value == 0 ? 1 : value == 1 ? 0 : 4));
     } else if (k.kind == Token::Ident && text(i + 1) == "(") {
-      if (k.text == "barrier" || k.text == "work_group_barrier") {  // the statement becomes an empty one: `;`
-        std::size_t last = i + 1;
-        for (int depth = 0; last < t.size(); ++last) {
-          depth += t[last].text == "(" ? 1 : t[last].text == ")" ? -1 : 0;
-          if (depth == 0) break;
-        }
-        if (text(last + 1) == ";") add("barrier", k.offset, t[last + 1].offset + 1 - k.offset, ";");
+      std::size_t last = i + 1;  // the call's closing parenthesis
+      std::vector<std::size_t> commas;  // its arguments' separators
+      for (int depth = 0; last < t.size(); ++last) {
+        depth += t[last].text == "(" ? 1 : t[last].text == ")" ? -1 : 0;
+        if (depth == 1 && t[last].text == ",") commas.push_back(last);
+        if (depth == 0) break;
+      }
+      if (last >= t.size()) continue;
+      // A barrier or a fence: the statement becomes an empty one, `;`.
+      if ((barriers.count(k.text) || fences.count(k.text)) && text(last + 1) == ";")
+        add(fences.count(k.text) ? "fence" : "barrier", k.offset, t[last + 1].offset + 1 - k.offset, ";");
+      // An atomic update made plain: atomic_inc(p) -> (*(p))++, atomic_add(p, v) -> (*(p) += (v)).
+      const std::string op = plain.count(k.text) ? plain.at(k.text) : "";
+      if (!op.empty() && commas.size() == (op == "++" || op == "--" ? 0u : 1u)) {
+        const auto arg = [&](std::size_t from, std::size_t to) { return source.substr(t[from].offset, t[to].offset - t[from].offset); };
+        const std::string replacement = commas.empty() ? "(*(" + arg(i + 2, last) + "))" + op
+                                                       : "(*(" + arg(i + 2, commas[0]) + ") " + op + " (" + arg(commas[0] + 1, last) + "))";
+        add("atomic", k.offset, t[last].offset + 1 - k.offset, replacement);
       }
       if (ids.count(k.text))
         for (const std::string& other : ids.at(k.text)) add("swap-id", k.offset, k.text.size(), other);

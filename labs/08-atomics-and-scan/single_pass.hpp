@@ -1,0 +1,81 @@
+#pragma once
+// Lab 08, part 4: lab 06's cascade dot product in one launch. Every work-group stores its partial
+// and takes a ticket (atomic_inc); the group that draws the last ticket adds the partials on the
+// device and sets the ticket back to 0. One launch, one read of one float. Shared by the lab's
+// program, the grader and the benchmark (reduction-benchmark's "SinglePassDot" column).
+#include <cstdint>
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "kit/device.hpp"
+#include "kit/program.hpp"
+#include "kit/timing.hpp"
+#include "kit/verdict.hpp"
+
+namespace lab08 {
+
+struct Case;
+
+// The kernel's shape: L (0: 1 on a CPU, else the largest power of two up to 256 the kernel allows)
+// and G (0: kSinglePassGroupsPerComputeUnit{Cpu,Gpu} x the compute units). The last group adds G
+// partials, ceil(G / L) loads per work-item, which a GPU waits for at the end of the launch:
+// fewer groups than lab 06's 64 per compute unit keep that tail short. On an H100 (L = 256) 4 and
+// 8 per compute unit were the fastest of 4 to 64 at 16Mi, within 2 % of the best at 256Mi
+// (slides/data/logs/NVIDIA-H100-2026-11-25-single-pass-groups.txt).
+struct SinglePassShape {
+  std::size_t local = 0, groups = 0;
+};
+inline constexpr std::size_t kSinglePassGroupsPerComputeUnitCpu = 8, kSinglePassGroupsPerComputeUnitGpu = 4;
+
+struct SinglePassOutputs {
+  float result = 0;
+  std::size_t groups = 0, local = 0;
+  bool contiguous = false;     // built with -D CONTIGUOUS (the CPU's sweep)
+  std::vector<double> results;  // every launch's result, in order (warm-ups first)
+  kit::Timing timing;           // launch to the result on the host
+};
+
+// Builds dot_single_pass once (with -D CONTIGUOUS on a CPU device) and keeps its buffers; the
+// ticket starts at 0 and the kernel itself sets it back, so a run is one launch and one read.
+class SinglePass {
+ public:
+  SinglePass(const kit::Runtime& rt, const std::filesystem::path& kernel_file, std::size_t elements, SinglePassShape shape,
+             const float* a, const float* b, const std::string& shown_as = "");  // a, b: `elements` floats each
+  // One launch and the blocking read of its result; `poison` first writes NaN into the result, so
+  // that a launch that writes none shows (the checks do; the benchmark times the launch alone).
+  float run_once(bool poison);
+  SinglePassOutputs run(int warmup, int repeats, bool poison);
+  std::size_t groups() const { return groups_; }
+  std::size_t local() const { return local_; }
+
+ private:
+  const kit::Runtime& rt_;
+  std::size_t elements_, local_ = 0, groups_ = 0;
+  bool contiguous_ = false;
+  cl::Program program_;  // kept as long as its kernel: Oclgrind 21.10 corrupts its heap when a kernel outlives its program
+  cl::Kernel kernel_;
+  cl::Buffer a_, b_, partials_, ticket_, result_;
+};
+
+// The exact dot product of whole-number data and its magnitude (sum |a_i b_i|), in double: every
+// product and partial sum is a whole number below 2^53.
+struct DotExpected {
+  double exact = 0, abs = 0;
+};
+DotExpected expected_dot(const std::vector<float>& a, const std::vector<float>& b);
+// The two arrays a case dots: whole numbers -8..8 (seeds c.seed and c.seed + 1).
+std::vector<float> dot_input(const Case& c, int which);
+
+// 0 when every partial sum is exact: whole numbers with sum |a_i b_i| <= 2^24 add exactly in float
+// in any order. Otherwise gamma_D * sum |a_i b_i| (Higham), D the most roundings one product
+// meets: its own, ceil(N / 4GL) float4 adds (the CPU sweep's run of p chunks meets at most p), 2 to
+// join the lanes, 1 for the tail, log2 L in its group's tree, ceil(G / L) in the last group's loop
+// and log2 L in its tree.
+double single_pass_bound(std::size_t elements, std::size_t local, std::size_t groups, const DotExpected& e);
+// Every launch's result within the bound; the hint names the mistake a wrong one matches.
+kit::Verdict check_single_pass(std::size_t elements, std::size_t local, std::size_t groups,
+                               const std::vector<std::pair<double, int>>& results, const DotExpected& e);
+
+}  // namespace lab08
