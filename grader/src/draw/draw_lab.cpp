@@ -1,0 +1,160 @@
+#include "draw/draw_lab.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <fstream>
+
+#include "core/files.hpp"
+#include "isolation/case_runs.hpp"
+#include "isolation/fresh_memory.hpp"
+#include "kit/errors.hpp"
+#include "kit/paths.hpp"
+#include "oclgrind/checks.hpp"
+#include "draw/render.hpp"
+
+namespace grader {
+namespace {
+
+// Findings the spec allows as known false alarms are not drawn, as they are not counted.
+std::vector<OclgrindFinding> drawn_findings(const SafetySpec& safety, const std::string& reports, const std::string& source) {
+  std::vector<OclgrindFinding> out;
+  for (const OclgrindFinding& f : parse_oclgrind(reports)) {
+    bool allowed = false;
+    for (const AllowedFinding& a : safety.allow)
+      for (const OclgrindSite& site : f.sites)
+        allowed |= a.kind == f.kind && source_line(source, site.line).find(a.source_contains) != std::string::npos;
+    if (!allowed) out.push_back(f);
+  }
+  return out;
+}
+
+std::string ops_word(const LabSpec& spec, const std::string& kernel) {
+  if (spec.algorithm)
+    for (const AlgorithmCheck& c : spec.algorithm->checks)
+      if (c.kernel == kernel) return c.ops;
+  return "operations";
+}
+
+// Every safety run of the lab, traced; the first that fails ends them.
+DrawRun trace_all(const LabSpec& spec, const GradeSettings& s, const std::filesystem::path& kernel, const std::string& shown_as,
+                  const std::filesystem::path& dir) {
+  DrawRun all;
+  for (std::size_t i = 0; i < spec.safety->runs.size(); ++i) {
+    DrawRun one = trace_kernel(spec, s, kernel, shown_as, spec.safety->runs[i], dir / ("run-" + std::to_string(i)));
+    all.seconds += one.seconds;
+    all.launches.insert(all.launches.end(), one.launches.begin(), one.launches.end());
+    all.findings.insert(all.findings.end(), one.findings.begin(), one.findings.end());
+    if (!one.failed.empty()) {
+      all.failed = one.failed;
+      break;
+    }
+  }
+  return all;
+}
+
+// The first launch of each kernel, in launch order.
+std::vector<const LaunchTrace*> first_launches(const DrawRun& run) {
+  std::vector<const LaunchTrace*> out;
+  for (const LaunchTrace& t : run.launches)
+    if (std::none_of(out.begin(), out.end(), [&](const LaunchTrace* o) { return o->kernel == t.kernel; })) out.push_back(&t);
+  return out;
+}
+
+std::string joined(const std::vector<std::string>& lines) {
+  std::string out;
+  for (const std::string& l : lines) out += (out.empty() ? "" : ". ") + l;
+  return out;
+}
+
+}  // namespace
+
+DrawRun trace_kernel(const LabSpec& spec, const GradeSettings& s, const std::filesystem::path& kernel, const std::string& shown_as,
+                     const json& params, const std::filesystem::path& dir) {
+  DrawRun out;
+  const std::string oclgrind = find_oclgrind();
+  const std::filesystem::path plugin = find_work_span_plugin(s);
+  if (oclgrind.empty()) return out.failed = "drawing needs Oclgrind: apt-get install oclgrind", out;
+  if (!std::filesystem::exists(plugin)) return out.failed = "drawing needs the kit's Oclgrind plugin " + plugin.string() + ": build the kit", out;
+  std::filesystem::create_directories(dir);
+  const std::filesystem::path reports = dir / "oclgrind.log", trace = dir / "draw.jsonl";
+  std::filesystem::remove(reports), std::filesystem::remove(trace);
+  std::vector<std::string> prefix = {oclgrind, "--data-races", "--uniform-writes", "--build-options", "-O0", "--log", reports.string(),
+                                     "--plugins", plugin.string()};
+  if (const json local = params.value("local", json()); local.is_number_unsigned() && local.get<std::size_t>() > 1024)
+    prefix.insert(prefix.end(), {"--max-wgsize", std::to_string(local.get<std::size_t>())});
+  SandboxLimits limits{spec.safety->time_limit_s, spec.safety->memory_limit_mb, 1, s.pocl_cache(), 4 << 20};
+  limits.environment.emplace_back("KIT_DRAW_LOG", trace.string());
+  zero_fresh_memory(limits);
+  const ChildRun run = run_child(s, prefix, {"--lab", spec.lab, "--kernel", kernel.string(), "--shown-as", shown_as, "--case", params.dump()},
+                                 limits, dir);
+  out.seconds = run.outcome.seconds;
+  const std::string source = read_file(kernel);
+  if (std::filesystem::exists(reports)) out.findings = drawn_findings(*spec.safety, read_file(reports), source);
+  if (run.outcome.end == ChildOutcome::End::TimedOut)
+    return out.failed = "the run under Oclgrind " + run.outcome.reason(limits) + " (an endless loop?)", out;
+  if (!run.result.contains("status"))
+    return out.failed = "the run under Oclgrind did not finish (" + run.outcome.reason(limits) + ")", out;
+  if (step_status(run.result) != StepStatus::Ok)
+    return out.failed = "the run under Oclgrind failed: " + run.result.value("message", run.result.value("status", std::string("unknown error"))), out;
+  if (std::filesystem::exists(trace)) out.launches = parse_draw_trace(read_file(trace));
+  return out;
+}
+
+std::filesystem::path solution_kernel(const LabSpec& spec) {
+  const std::filesystem::path p = kit::root() / "solutions" / spec.lab / spec.kernel_file;
+  return std::filesystem::exists(p) ? p : std::filesystem::path();
+}
+
+Drawings draw_lab(const LabSpec& spec, const GradeSettings& s, const std::filesystem::path& kernel, const std::string& shown_as,
+                  const std::filesystem::path& solution, const std::filesystem::path& out) {
+  Drawings d;
+  if (!spec.safety) return d.notes.push_back("no drawing: the lab has no case run under Oclgrind"), d;
+  const DrawRun mine = trace_all(spec, s, kernel, shown_as, s.workdir / "draw" / "kernel");
+  d.seconds += mine.seconds;
+  if (!mine.failed.empty()) return d.notes.push_back("no drawing: " + mine.failed), d;
+  const bool beside = !solution.empty() && read_file(solution) != read_file(kernel);
+  DrawRun theirs;
+  if (beside) theirs = trace_all(spec, s, solution, spec.kernel_file, s.workdir / "draw" / "solution"), d.seconds += theirs.seconds;
+  std::filesystem::create_directories(out);
+  for (const LaunchTrace* t : first_launches(mine)) {
+    const Picture p = make_picture(*t, mine.findings, ops_word(spec, t->kernel));
+    if (p.rows.empty()) {
+      d.notes.push_back("no drawing of " + t->kernel + ": work-group 0 stored no value computed from the data, so there is nothing to draw");
+      continue;
+    }
+    std::vector<std::pair<std::string, Picture>> panels = {{"your kernel, " + shown_as + " (work-group 0)", p}};
+    for (const LaunchTrace* o : first_launches(theirs))
+      if (o->kernel == t->kernel && theirs.failed.empty())
+        panels.emplace_back("the course solution (work-group 0)", make_picture(*o, theirs.findings, ops_word(spec, o->kernel)));
+    const std::filesystem::path svg = out / (spec.lab + "-" + t->kernel + ".svg"), tex = out / (spec.lab + "-" + t->kernel + ".tex");
+    write_file_atomically(svg, render_svg(panels));
+    write_file_atomically(tex, render_tikz(p));
+    d.files.push_back(svg), d.files.push_back(tex);
+    d.notes.push_back("drawing " + svg.string() + " (" + t->kernel + ", work-group 0 of " + std::to_string(t->items) +
+                      " work-items): " + joined(picture_facts(p)));
+  }
+  if (mine.launches.empty()) d.notes.push_back("no drawing: no kernel was launched in the run under Oclgrind");
+  return d;
+}
+
+void add_drawings(LabResult& r, const LabSpec& spec, const GradeSettings& s, const std::filesystem::path& submission,
+                  const std::filesystem::path& out) {
+  if (r.status != LabStatus::Graded || r.kernel.empty())
+    return r.notes.push_back("no drawing: the kernel was not " + std::string(r.status == LabStatus::BuildError ? "built" : "graded"));
+  try {
+    // A private copy, as for grading: nothing is ever written beside the submission.
+    const std::filesystem::path copy = s.workdir / "draw" / "copy" / spec.kernel_file;
+    std::filesystem::create_directories(copy.parent_path());
+    std::ofstream(copy, std::ios::binary) << read_file(submission / r.kernel);
+    const Drawings d = draw_lab(spec, s, copy, r.kernel, solution_kernel(spec), out);
+    r.notes.insert(r.notes.end(), d.notes.begin(), d.notes.end());
+    char took[64];
+    std::snprintf(took, sizeof took, "%.1f s", d.seconds);
+    if (!d.files.empty()) r.notes.push_back("drawing took " + std::string(took) + " under Oclgrind");
+  } catch (const std::exception& e) {
+    r.notes.push_back(std::string("no drawing: ") + e.what());
+  }
+}
+
+}  // namespace grader
