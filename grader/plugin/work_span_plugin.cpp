@@ -2,7 +2,7 @@
 // comparisons, min/max, multiply-adds) each work-item does in each barrier phase. From that: the group's work,
 // its span (each phase waits for its busiest work-item) and its busiest work-item. One JSON line
 // per kernel launch is appended to the file named by KIT_WORK_SPAN_LOG. With KIT_DRAW_LOG it also
-// writes the drawing trace of each launch's first work-group (draw_trace.hpp).
+// writes the drawing trace of one work-group of each launch (draw_trace.hpp).
 //
 // "On the data" is followed by taint: a value loaded from global, local or constant memory is data;
 // a value computed from data is data; a private variable holds data while the last store into it
@@ -120,7 +120,9 @@ class WorkSpan : public oclgrind::Plugin {
     const oclgrind::Size3 size = group->getGroupSize();
     group_.items = size.x * size.y * size.z;
     group_.ops.assign(1, std::vector<std::size_t>(group_.items, 0));
-    draw_.group_begin(group_.id.x == 0 && group_.id.y == 0 && group_.id.z == 0, group_.items);
+    const std::size_t id[3] = {group_.id.x, group_.id.y, group_.id.z};
+    const std::size_t nx = global_.x / local_.x, ny = global_.y / local_.y;
+    draw_.group_begin(id[0] + nx * (id[1] + ny * id[2]), id, group_.items);
   }
 
   void workGroupBarrier(const oclgrind::WorkGroup*, uint32_t) override {
@@ -224,8 +226,8 @@ class WorkSpan : public oclgrind::Plugin {
   }
 
   void kernelEnd(const oclgrind::KernelInvocation*) override {
-    const std::size_t global[3] = {global_.x, global_.y, global_.z}, local[3] = {local_.x, local_.y, local_.z}, first[3] = {0, 0, 0};
-    draw_.launch_end(kernel_, global, local, first);
+    const std::size_t global[3] = {global_.x, global_.y, global_.z}, local[3] = {local_.x, local_.y, local_.z};
+    draw_.launch_end(kernel_, global, local);
     if (log_path_.empty()) return;
     std::ofstream out(log_path_, std::ios::app);
     out << "{\"kernel\":\"" << kernel_ << "\",\"global\":[" << global_.x << "," << global_.y << "," << global_.z

@@ -103,8 +103,9 @@ TEST_CASE("draw: an endless loop or an unreadable kernel gives a note and no pic
   r.status = grader::LabStatus::Graded;
   r.kernel = "ArrayMultReduce.cl";
   grader::add_drawings(r, spec, s, dir / "sub", dir / "drawings");
+  INFO(r.notes[0]);
   REQUIRE(r.notes.size() == 1);
-  CHECK(r.notes[0].find("no drawing: the run under Oclgrind ran past its 2 s time limit (an endless loop?)") == 0);
+  CHECK(r.notes[0].find("no drawing: the run under Oclgrind ran past its 2 s time limit and was stopped (an endless loop?)") == 0);
   CHECK(!std::filesystem::exists(dir / "drawings"));
 
   grader::LabResult missing;
@@ -128,6 +129,7 @@ TEST_CASE("draw: a large work-group is folded to its first and last 16 slots, an
   CHECK(*p.columns[17] == 48);
   CHECK(p.rows[0].adds == 32);
   CHECK(p.rows[0].ops.size() == 16);  // slots 16..31 are written out of sight
+  CHECK(p.rows[0].ops[0].from == std::vector<std::size_t>{0, 16});  // slot 32 is folded: from the "…" column
   CHECK(p.folded() == "slots 16–47 folded into …");
   const std::vector<std::string> facts = grader::picture_facts(p);
   CHECK(facts[0] == "phase 1: 32 adds by work-items 0–31; work-items 32–63 idle");
@@ -135,14 +137,55 @@ TEST_CASE("draw: a large work-group is folded to its first and last 16 slots, an
 }
 
 TEST_CASE("draw: the trace parses, and a malformed line names its number") {
-  const std::string good = R"({"kernel":"k","global":[8,1,1],"local":[8,1,1],"group":[0,0,0],"items":8,"phases":2,"truncated":false,)"
+  const std::string good = R"({"kernel":"k","global":[8,1,1],"local":[8,1,1],"group":[0,0,0],"items":8,"phases":2,"truncated":false,"signatures":[7],)"
                            R"("events":[[1,0,1,"l",100,4,[["l",100],["l",104]],0]]})";
   const auto launches = grader::parse_draw_trace(good + "\n\n");
   REQUIRE(launches.size() == 1);
   REQUIRE(launches[0].events.size() == 1);
   CHECK(launches[0].events[0].reads.size() == 2);
   CHECK(launches[0].events[0].write.address == 100);
+  CHECK(launches[0].signatures == std::vector<std::uint64_t>{7});
   std::string bad = good;
   bad.replace(bad.find(R"("l",100,4)"), 9, R"("x",100,4)");
   CHECK_THROWS_WITH_AS(grader::parse_draw_trace(good + "\n" + bad), doctest::Contains("drawing trace line 2 is malformed"), kit::Error);
+}
+
+TEST_CASE("draw: grader check 03 --draw on the starter says why nothing is drawn, and on the solution names the picture") {
+  test::TempDir dir;
+  const auto starter = test::run_program("grader", "check 03 --draw '" + (dir / "starter").string() + "'");
+  INFO(starter.output);
+  CHECK(starter.output.find("note: no drawing of ArrayMultReduce: work-group 0 did no adds, so there is nothing to draw") !=
+        std::string::npos);
+  CHECK(!std::filesystem::exists(dir / "starter" / "03-array-mult-reduce-ArrayMultReduce.svg"));
+
+  const auto solved = test::run_program("grader", "check 03 --dir " + (kit::root() / "solutions").string() + " --draw '" +
+                                                      (dir / "solved").string() + "'");
+  INFO(solved.output);
+  const std::filesystem::path svg = dir / "solved" / "03-array-mult-reduce-ArrayMultReduce.svg";
+  CHECK(std::filesystem::exists(svg));
+  CHECK(std::filesystem::exists(dir / "solved" / "03-array-mult-reduce-ArrayMultReduce.tex"));
+  CHECK(solved.output.find("note: drawing " + svg.string() + " (ArrayMultReduce, work-group 0 of 16 work-items): ") != std::string::npos);
+  CHECK(solved.output.find("phase 4: 1 add by work-item 0; work-items 1–15 idle") != std::string::npos);
+  // The solution checked is the course solution: no second panel beside it.
+  CHECK(test::read(svg).find("the course solution") == std::string::npos);
+}
+
+TEST_CASE("draw: the first work-group that stored otherwise than the solution's is drawn too") {
+  test::TempDir dir;
+  std::string kernel = test::read(kit::root() / "solutions/03-array-mult-reduce/ArrayMultReduce.cl");
+  kernel = test::replace_once(kernel, "if ((tnum & mask) == 0)", "if ((tnum & mask) == 0 && (wgNum != 2 || offset < 4))");  // group 2 stops after 2 levels
+  test::write(dir / "ArrayMultReduce.cl", kernel);
+  const grader::GradeSettings s{std::filesystem::path(KIT_BIN_DIR) / "grader", dir / "work"};
+  const grader::Drawings d = grader::draw_lab(lab03(), s, dir / "ArrayMultReduce.cl", "ArrayMultReduce.cl",
+                                              grader::solution_kernel(lab03()), dir / "out");
+  INFO(d.notes.size());
+  CHECK(std::filesystem::exists(dir / "out" / "03-array-mult-reduce-ArrayMultReduce.svg"));
+  REQUIRE(std::filesystem::exists(dir / "out" / "03-array-mult-reduce-ArrayMultReduce-group2.svg"));
+  CHECK(!std::filesystem::exists(dir / "out" / "03-array-mult-reduce-ArrayMultReduce-group1.svg"));
+  const std::string svg = test::read(dir / "out" / "03-array-mult-reduce-ArrayMultReduce-group2.svg");
+  CHECK(svg.find("the course solution (work-group 2)") != std::string::npos);
+  REQUIRE(d.notes.size() == 2);
+  CHECK(d.notes[1].find("(ArrayMultReduce, work-group 2 of 16 work-items, the first that stored otherwise than the course "
+                        "solution's): phase 0: no adds") != std::string::npos);
+  CHECK(d.notes[1].find("work 12 adds, span 2") != std::string::npos);
 }

@@ -5,6 +5,7 @@
 // Nothing here changes a grade: a kernel that cannot be drawn (an endless loop, a crash, nothing
 // stored) gets a note saying why, and no picture.
 #include <filesystem>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -24,9 +25,10 @@ struct DrawRun {
 };
 
 // Runs the lab's case `params` on `kernel` under Oclgrind (race and bounds checks on, -O0, as the
-// safety check does) with the plugin's drawing trace, in `dir`.
+// safety check does) with the plugin's drawing trace of work-group `group` (linear number; none:
+// the first), in `dir`.
 DrawRun trace_kernel(const LabSpec& spec, const GradeSettings& s, const std::filesystem::path& kernel, const std::string& shown_as,
-                     const json& params, const std::filesystem::path& dir);
+                     const json& params, const std::filesystem::path& dir, std::optional<std::size_t> group = std::nullopt);
 
 struct Drawings {
   std::vector<std::filesystem::path> files;  // written, SVG and TikZ
@@ -35,7 +37,8 @@ struct Drawings {
 };
 
 // Draws `kernel` (shown as `shown_as`) into `out` as <lab>-<kernel name>.svg and .tex, with
-// `solution` beside it unless it is empty or the same text.
+// `solution` beside it unless it is empty or the same text; where a later work-group stored
+// otherwise than the solution's, that work-group too, as <lab>-<kernel name>-group<N>.svg and .tex.
 Drawings draw_lab(const LabSpec& spec, const GradeSettings& s, const std::filesystem::path& kernel, const std::string& shown_as,
                   const std::filesystem::path& solution, const std::filesystem::path& out);
 

@@ -1,5 +1,6 @@
 // The TikZ writer for the slides: the same picture as the SVG, drawn by TeX (no converter).
-// One unit across is a column, one unit down a phase; the caller scales the picture to fit.
+// A column is 3 mm wide and a phase 4.2 mm high: lab 04's folded work-groups (33 columns) fit a
+// slide's width at their natural size, where the small type stays readable.
 #include <sstream>
 
 #include "draw/render.hpp"
@@ -10,31 +11,33 @@ std::string render_tikz(const Picture& p) {
   std::ostringstream o;
   const std::size_t columns = p.columns.size();
   o << "% Drawn by grader check --draw from the traced work-group of " << p.kernel << "; not to be edited.\n"
-    << "\\begin{tikzpicture}[x=1cm,y=-1.6cm,>=stealth,add/.style={->,draw=blue!70!black,thick},"
-    << "busy/.style={->,draw=orange!90!black,very thick},race/.style={draw=red,very thick,rounded corners}]\n";
+    << "\\begin{tikzpicture}[x=3mm,y=-4.2mm,>={Stealth[length=1.2mm]},add/.style={->,draw=blue!70!black,line width=0.4pt},"
+    << "busy/.style={->,draw=orange!90!black,line width=0.8pt},race/.style={draw=red,thick,rounded corners=1mm}]\n";
   for (std::size_t c = 0; c < columns; ++c) {
     if (!p.columns[c]) {
       o << "\\node at (" << c << ",0) {\\ldots};\n";
       continue;
     }
-    o << "\\node[font=\\tiny,gray] at (" << c << ",-0.35) {" << *p.columns[c] << "};\n"
-      << "\\draw[gray] (" << c << ",0) circle (0.15);\n";
+    o << "\\node[font=\\fontsize{3.5}{4}\\selectfont,gray] at (" << c << ",-0.5) {" << *p.columns[c] << "};\n"
+      << "\\draw[gray] (" << c << ",0) circle (1.4pt);\n";
   }
   for (std::size_t r = 0; r < p.rows.size(); ++r) {
     const PictureRow& row = p.rows[r];
     const std::size_t y = r + 1;
-    o << "\\node[anchor=east,font=\\scriptsize] at (-0.6," << y << ") {phase " << row.phase << "};\n";
+    o << "\\node[anchor=east,font=\\tiny] at (-0.4," << y << ") {phase " << row.phase << "};\n";
     std::vector<bool> written(columns, false);
-    for (std::size_t c : row.filled) written[c] = true, o << "\\fill[blue!30] (" << c << "," << y << ") circle (0.17);\n";
+    for (std::size_t c : row.filled) written[c] = true, o << "\\fill[blue!30] (" << c << "," << y << ") circle (1.6pt);\n";
     for (const PictureOp& op : row.ops) {
       const bool busy = op.item == p.busiest_item;
       const double to = op.to ? double(*op.to) : double(columns) + 0.5;
       for (std::size_t from : op.from)
         o << "\\draw[" << (busy ? "busy" : "add") << "] (" << from << "," << r << ".2) -- (" << to << "," << y - 0.2 << ");\n";
-      if (op.to) written[*op.to] = true, o << "\\fill[" << (busy ? "orange!90!black" : "blue!70!black") << "] (" << to << "," << y << ") circle (0.17);\n";
+      if (op.from.empty() || op.other_reads)  // from slots not drawn (the input in global memory)
+        o << "\\draw[" << (busy ? "busy" : "add") << "] (" << to << "," << r << ".45) -- (" << to << "," << y - 0.2 << ");\n";
+      if (op.to) written[*op.to] = true, o << "\\fill[" << (busy ? "orange!90!black" : "blue!70!black") << "] (" << to << "," << y << ") circle (1.6pt);\n";
     }
     for (std::size_t c = 0; c < columns; ++c)
-      if (!written[c] && p.columns[c]) o << "\\fill[gray!50] (" << c << "," << y << ") circle (0.07);\n";
+      if (!written[c] && p.columns[c]) o << "\\fill[gray!50] (" << c << "," << y << ") circle (0.6pt);\n";
   }
   for (const PictureMark& m : p.marks) {
     for (std::size_t c : m.columns)

@@ -50,7 +50,8 @@ std::vector<LaunchTrace> parse_draw_trace(const std::string& text) {
     try {
       const json j = json::parse(line);
       LaunchTrace t{j.at("kernel").get<std::string>(), triple(j.at("global")), triple(j.at("local")), triple(j.at("group")),
-                    count(j.at("items")),           count(j.at("phases")),   j.at("truncated").get<bool>(), {}};
+                    count(j.at("items")),           count(j.at("phases")),   j.at("truncated").get<bool>(), {}, {}};
+      for (const json& g : j.at("signatures")) t.signatures.push_back(g.get<std::uint64_t>());
       for (const json& e : j.at("events")) t.events.push_back(event(e));
       launches.push_back(std::move(t));
     } catch (const std::exception& e) {

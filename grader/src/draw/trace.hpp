@@ -1,9 +1,11 @@
 #pragma once
-// Reading the drawing trace of the kit's Oclgrind plugin (grader/plugin/draw_trace.hpp): for the
-// first work-group of each kernel launch, every store of data into global or local memory, by
-// which work-item, in which barrier phase, computed from which slots with how many operations.
+// Reading the drawing trace of the kit's Oclgrind plugin (grader/plugin/draw_trace.hpp): for one
+// work-group of each kernel launch, every store of data into global or local memory, by which
+// work-item, in which barrier phase, computed from which slots with how many operations; and a
+// signature of every work-group's stores, to find the first that differs from another run's.
 #include <array>
 #include <cstddef>
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -24,9 +26,10 @@ struct TraceEvent {
 
 struct LaunchTrace {
   std::string kernel;
-  std::array<std::size_t, 3> global{}, local{}, group{};
+  std::array<std::size_t, 3> global{}, local{}, group{};  // group: the one traced
   std::size_t items = 0, phases = 0;
   bool truncated = false;  // the plugin stopped recording past its bound
+  std::vector<std::uint64_t> signatures;  // per work-group, in order: equal when they stored alike
   std::vector<TraceEvent> events;
 };
 
