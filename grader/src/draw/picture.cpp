@@ -26,12 +26,11 @@ Columns columns_of(const LaunchTrace& t) {
     if (e.write.space == c.space) low = std::min(low, e.write.address), high = std::max(high, e.write.address), size = std::min(size, e.bytes);
   if (low == SIZE_MAX) return c;
   c.size = std::max<std::size_t>(size, 1);
-  // Local memory: the slots read count too (a tree reads the upper half before writing it);
-  // global memory: only those written (the inputs lie in other buffers).
-  if (c.space == 'l')
-    for (const TraceEvent& e : t.events)
-      for (const TraceSlot& r : e.reads)
-        if (r.space == 'l' && r.address >= low - std::min(low, c.size * 4096) && r.address <= high + c.size * 4096)
+  // The slots read near those written count too (a tree reads the upper half before writing it;
+  // a pass over global memory reads its partners in the same buffer). Other buffers lie far away.
+  for (const TraceEvent& e : t.events)
+    for (const TraceSlot& r : e.reads)
+      if (r.space == c.space && r.address >= low - std::min(low, c.size * 4096) && r.address <= high + c.size * 4096)
           low = std::min(low, r.address), high = std::max(high, r.address);
   c.base = low;
   c.slots = (high - low) / c.size + 1;
@@ -102,8 +101,14 @@ void add_marks(Picture& p, const LaunchTrace& t, const Columns& c, const std::ve
           if (e.phase == phases[row] && e.item == *a) m.row = row;
       m.text = "out of bounds: work-item " + std::to_string(*a) + " (" + line_of(f.sites[0]) + ")";
     } else if (f.kind == "barrier-divergence") {
+      // Oclgrind names the barrier, not the phase: it is the one after the first phase in which
+      // only some work-items worked (a barrier inside their `if`).
       m.kind = PictureMark::Divergence;
-      m.text = "barrier divergence (" + (f.sites.empty() ? std::string("an unknown line") : line_of(f.sites[0])) + ")";
+      for (std::size_t row = p.rows.size(); row-- > 0;)
+        if (!p.rows[row].working.empty() && p.rows[row].working.size() < p.items) m.row = row;
+      m.text = "barrier divergence (" + (f.sites.empty() ? std::string("an unknown line") : line_of(f.sites[0])) +
+               "): not every work-item reached the barrier" +
+               (p.rows.empty() ? std::string() : " that ends phase " + std::to_string(p.rows[m.row].phase));
     } else {
       continue;
     }
@@ -200,7 +205,7 @@ std::vector<std::string> picture_facts(const Picture& p) {
                   " (the busiest work-item of each phase, added up); busiest work-item " + std::to_string(p.busiest_item) + " with " +
                   std::to_string(p.busiest_ops) + " " + p.ops_word);
   for (const PictureMark& m : p.marks)
-    lines.push_back(m.text + (p.rows.empty() ? "" : " in phase " + std::to_string(p.rows[m.row].phase)));
+    lines.push_back(m.text + (p.rows.empty() || m.kind == PictureMark::Divergence ? "" : " in phase " + std::to_string(p.rows[m.row].phase)));
   if (!p.folded().empty()) lines.push_back(p.folded());
   if (p.truncated) lines.push_back("the trace stopped at its bound: later stores are not drawn");
   return lines;

@@ -22,7 +22,7 @@ struct Panel {
   int width() const {
     std::size_t text = 0;
     for (const std::string& line : picture_facts(p)) text = std::max(text, line.size());
-    return kLeft + int(p.columns.size()) * kColumn + 40 + int(std::min<std::size_t>(text, 110)) * kChar;
+    return kLeft + int(p.columns.size()) * kColumn + 40 + int(std::min<std::size_t>(text, 150)) * kChar;
   }
   int height() const { return y(p.rows.size()) + 40 + 16 * int(p.marks.size() + 4); }
 };
