@@ -129,7 +129,8 @@ TEST_CASE("draw: a large work-group is folded to its first and last 16 slots, an
   CHECK(*p.columns[17] == 48);
   CHECK(p.rows[0].adds == 32);
   CHECK(p.rows[0].ops.size() == 16);  // slots 16..31 are written out of sight
-  CHECK(p.rows[0].ops[0].from == std::vector<std::size_t>{0, 16});  // slot 32 is folded: from the "…" column
+  CHECK(p.rows[0].ops[0].from == std::vector<std::size_t>{0});  // slot 32 is folded: a short arrow from above
+  CHECK(p.rows[0].ops[0].other_reads == 1);
   CHECK(p.folded() == "slots 16–47 folded into …");
   const std::vector<std::string> facts = grader::picture_facts(p);
   CHECK(facts[0] == "phase 1: 32 adds by work-items 0–31; work-items 32–63 idle");

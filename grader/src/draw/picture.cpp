@@ -168,8 +168,7 @@ Picture make_picture(const LaunchTrace& t, const std::vector<OclgrindFinding>& f
       PictureOp op{e.item, e.ops, drawn(slot, c.slots), {}, e.more_reads};
       for (const TraceSlot& r : e.reads)
         if (const auto d = drawn(c.slot(r), c.slots)) op.from.push_back(*d);
-        else if (c.slot(r)) op.from.push_back(kFoldKeep);  // a folded slot: from the "…" column
-        else ++op.other_reads;
+        else ++op.other_reads;  // folded, or in another buffer: drawn as a short arrow from above
       row.ops.push_back(op);
     }
     std::size_t most = 0;

@@ -20,7 +20,7 @@ constexpr std::size_t kFoldKeep = 16;
 struct PictureOp {
   std::size_t item = 0, ops = 0;
   std::optional<std::size_t> to;  // the column written (none: another memory, e.g. the result in global)
-  std::vector<std::size_t> from;  // the columns read (a folded slot: the "…" column)
+  std::vector<std::size_t> from;  // the columns read
   std::size_t other_reads = 0;    // slots read outside the columns (input elements), or folded away
 };
 

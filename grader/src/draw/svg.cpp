@@ -97,7 +97,7 @@ void legend(std::ostream& o, const Panel& d, const std::vector<std::string>& fac
   int y = d.y(d.p.rows.size()) + 36;
   const auto line = [&](const std::string& s, const char* colour = "#333") { text(o, d.x0 + 8, y, s, 10, colour), y += 16; };
   line("arrow: one of the " + d.p.ops_word + ", from each slot read into the slot written (wN: the work-item); "
-       "light dot: stored with no operation; grey dot: unchanged");
+       "short arrow: from a slot not drawn (folded, or the input); light dot: stored with no operation; grey dot: unchanged");
   line("orange: the busiest work-item, " + std::to_string(d.p.busiest_item) + "; " + facts[d.p.rows.size()], kBusiest);
   for (std::size_t i = d.p.rows.size() + 1; i < facts.size(); ++i) line(facts[i], i <= d.p.rows.size() + d.p.marks.size() ? kRed : "#333");
 }
