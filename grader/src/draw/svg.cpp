@@ -24,7 +24,7 @@ struct Panel {
     for (const std::string& line : picture_facts(p)) text = std::max(text, line.size());
     return kLeft + int(p.columns.size()) * kColumn + 40 + int(std::min<std::size_t>(text, 150)) * kChar;
   }
-  int height() const { return y(p.rows.size()) + 40 + 16 * int(p.marks.size() + 4); }
+  int height() const { return y(p.rows.size()) + 40 + 16 * int(p.marks.size() + 5); }
 };
 
 void text(std::ostream& o, int x, int y, const std::string& s, int size = 11, const char* fill = "#222", const char* anchor = "start") {
@@ -96,8 +96,8 @@ void marks(std::ostream& o, const Panel& d) {
 void legend(std::ostream& o, const Panel& d, const std::vector<std::string>& facts) {
   int y = d.y(d.p.rows.size()) + 36;
   const auto line = [&](const std::string& s, const char* colour = "#333") { text(o, d.x0 + 8, y, s, 10, colour), y += 16; };
-  line("arrow: one of the " + d.p.ops_word + ", from each slot read into the slot written (wN: the work-item); "
-       "short arrow: from a slot not drawn (folded, or the input); light dot: stored with no operation; grey dot: unchanged");
+  line("arrow: one of the " + d.p.ops_word + ", from each slot read into the slot written (wN: the work-item)");
+  line("short arrow: from a slot not drawn (folded, or the input); light dot: stored with no operation; grey dot: unchanged");
   line("orange: the busiest work-item, " + std::to_string(d.p.busiest_item) + "; " + facts[d.p.rows.size()], kBusiest);
   for (std::size_t i = d.p.rows.size() + 1; i < facts.size(); ++i) line(facts[i], i <= d.p.rows.size() + d.p.marks.size() ? kRed : "#333");
 }
