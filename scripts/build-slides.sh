@@ -2,7 +2,8 @@
 # Builds the lecture deck slides/lecture.tex into a PDF.
 #   scripts/build-slides.sh [OUT]      (OUT: default build-slides/, relative to the kit's root)
 # 1. checks for latexmk and pdflatex, 2. extracts the marked code regions into OUT/listings/,
-# 3. redraws the graphs from slides/data/ into OUT/figures/, 4. runs latexmk; prints the PDF's path.
+# 3. redraws the graphs from slides/data/ into OUT/figures/, 4. draws the solutions of labs 03 and 04
+# as they ran (grader check --draw) into OUT/drawings/, 5. runs latexmk; prints the PDF's path.
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 out="${1:-build-slides}"
@@ -22,6 +23,24 @@ mkdir -p "$out/listings" "$out/figures"
 "$python" "$root/scripts/plot_benchmark.py" "$root/slides/data/sweep-PoCL-2core-EPYC-2026-11-21.csv" \
   --out "$out/figures"
 "$python" "$root/scripts/plot_benchmark.py" "$root/slides/data/sweep-NVIDIA-H100-2026-11-25.csv" --out "$out/figures"
+
+# The drawings of the solutions as they ran (grader check --draw: lab 03's kernel at L = 16, lab
+# 04's five rungs), as TikZ into OUT/drawings/. They need the built grader and Oclgrind.
+grader="${GRADER:-$root/build/bin/grader}"
+if [ ! -x "$grader" ]; then
+  echo "build-slides: the deck's drawings need the grader: build the kit first (cmake --build --preset default)" >&2
+  exit 1
+fi
+rm -rf "$out/drawings"
+# Its exit status says whether every visible case passed; the drawings are checked below instead.
+"$grader" check --dir "$root/solutions" 03 04 --draw "$out/drawings" >"$out/drawings.log" 2>&1 || true
+for drawing in 03-array-mult-reduce-ArrayMultReduce 04-tree-reductions-reduce{1_interleaved_mod,2_interleaved_strided,3_sequential,4_first_add,5_unrolled}; do
+  if [ ! -f "$out/drawings/$drawing.tex" ]; then
+    grep -i "drawing" "$out/drawings.log" >&2 || tail -n 20 "$out/drawings.log" >&2
+    echo "build-slides: grader check --draw did not draw $drawing; its output is $out/drawings.log" >&2
+    exit 1
+  fi
+done
 
 # The deck finds listings/ and figures/ through TEXINPUTS (OUT first), its parts in slides/.
 cd "$root/slides"

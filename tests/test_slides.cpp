@@ -34,13 +34,14 @@ std::set<std::string> targets(const std::filesystem::path& slides) {
     return s;
   };
   std::istringstream lines(all);
-  const std::regex include(R"(\\(lstinputlisting|includegraphics|clcode|cppcode)(\[[^\]]*\])?\{([^{}#]+)\})");
+  const std::regex include(R"(\\(lstinputlisting|includegraphics|clcode|cppcode|kitdrawing)(\[[^\]]*\])?\{([^{}#]+)\})");
   for (std::string line; std::getline(lines, line);) {
     line = line.substr(0, line.find('%'));
     for (std::sregex_iterator it(line.begin(), line.end(), include), end; it != end; ++it) {
       const std::string kind = (*it)[1], target = expand((*it)[3]);
       if (kind == "clcode") found.insert("listings/" + target + ".cl");
       else if (kind == "cppcode") found.insert("listings/" + target + ".cpp");
+      else if (kind == "kitdrawing") found.insert("drawings/" + target + ".tex");
       else found.insert(target);
     }
   }

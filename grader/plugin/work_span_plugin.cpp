@@ -1,7 +1,8 @@
 // The kit's Oclgrind plugin: per work-group, how many combining operations on the data (+, -,
 // comparisons, min/max, multiply-adds) each work-item does in each barrier phase. From that: the group's work,
 // its span (each phase waits for its busiest work-item) and its busiest work-item. One JSON line
-// per kernel launch is appended to the file named by KIT_WORK_SPAN_LOG.
+// per kernel launch is appended to the file named by KIT_WORK_SPAN_LOG. With KIT_DRAW_LOG it also
+// writes the drawing trace of one work-group of each launch (draw_trace.hpp).
 //
 // "On the data" is followed by taint: a value loaded from global, local or constant memory is data;
 // a value computed from data is data; a private variable holds data while the last store into it
@@ -17,11 +18,14 @@
 #include <algorithm>
 #include <cstdlib>
 #include <fstream>
+#include <optional>
 #include <sstream>
 #include <string>
 #include <unordered_map>
 #include <unordered_set>
 #include <vector>
+
+#include "draw_trace.hpp"
 
 namespace {
 
@@ -71,7 +75,17 @@ struct ItemState {
   std::size_t pending_address = 0, pending_size = 0;
   bool pending_private = false;
   bool pending_store = false;  // the pending private access is a store
+  char pending_space = 'g';    // the drawing trace's name of the pending access's memory
 };
+
+char space_of(const oclgrind::Memory* memory) {
+  switch (memory->getAddressSpace()) {
+    case oclgrind::AddrSpaceLocal: return 'l';
+    case oclgrind::AddrSpaceConstant: return 'c';
+    case oclgrind::AddrSpacePrivate: return 'p';
+    default: return 'g';
+  }
+}
 
 struct GroupState {
   std::size_t linear_id = 0;
@@ -84,7 +98,7 @@ struct GroupState {
 
 class WorkSpan : public oclgrind::Plugin {
  public:
-  explicit WorkSpan(const oclgrind::Context* context) : Plugin(context) {
+  explicit WorkSpan(const oclgrind::Context* context) : Plugin(context), draw_(std::getenv("KIT_DRAW_LOG")) {
     if (const char* path = std::getenv("KIT_WORK_SPAN_LOG")) log_path_ = path;
   }
 
@@ -97,6 +111,7 @@ class WorkSpan : public oclgrind::Plugin {
     groups_.str("");
     first_group_ = true;
     shapes_.clear();  // a freed program's instructions may share addresses with this one's
+    draw_.launch_begin();
   }
 
   void workGroupBegin(const oclgrind::WorkGroup* group) override {
@@ -105,12 +120,16 @@ class WorkSpan : public oclgrind::Plugin {
     const oclgrind::Size3 size = group->getGroupSize();
     group_.items = size.x * size.y * size.z;
     group_.ops.assign(1, std::vector<std::size_t>(group_.items, 0));
+    const std::size_t id[3] = {group_.id.x, group_.id.y, group_.id.z};
+    const std::size_t nx = global_.x / local_.x, ny = global_.y / local_.y;
+    draw_.group_begin(id[0] + nx * (id[1] + ny * id[2]), id, group_.items);
   }
 
   void workGroupBarrier(const oclgrind::WorkGroup*, uint32_t) override {
     ++group_.phase;
     group_.ops.emplace_back(group_.items, 0);
     for (auto& [id, state] : group_.item) state.data_names.clear();  // SSA values do not cross a barrier
+    if (draw_.tracing()) draw_.barrier();
   }
 
   void memoryLoad(const oclgrind::Memory* memory, const oclgrind::WorkItem* item, size_t address, size_t size) override {
@@ -118,6 +137,7 @@ class WorkSpan : public oclgrind::Plugin {
     s.pending_private = memory->getAddressSpace() == oclgrind::AddrSpacePrivate;
     s.pending_data_load = !s.pending_private;
     s.pending_store = false;
+    s.pending_space = space_of(memory);
     s.pending_address = address;
     s.pending_size = size;
   }
@@ -127,6 +147,7 @@ class WorkSpan : public oclgrind::Plugin {
     ItemState& s = state(item);
     s.pending_private = memory->getAddressSpace() == oclgrind::AddrSpacePrivate;
     s.pending_store = true;
+    s.pending_space = space_of(memory);
     s.pending_address = address;
     s.pending_size = size;
   }
@@ -138,6 +159,7 @@ class WorkSpan : public oclgrind::Plugin {
     // SSA names are per function: a name is kept with the call depth it was made at.
     const std::size_t depth = item->getCallStack().size();
     const auto is_data = [&](const std::string& name) { return s.data_names.count(at_depth(name, depth)) > 0; };
+    if (draw_.tracing()) trace(item, shape, s, depth);
     switch (shape.kind) {
       case Shape::Load: {
         bool data = s.pending_data_load;
@@ -200,9 +222,12 @@ class WorkSpan : public oclgrind::Plugin {
             << "],\"items\":" << group_.items << ",\"work\":" << work << ",\"span\":" << span << ",\"phases\":" << phases
             << ",\"busiest_item\":" << top << ",\"busiest_ops\":" << per_item[top] << "}";
     first_group_ = false;
+    draw_.group_end(group_.ops.size());
   }
 
   void kernelEnd(const oclgrind::KernelInvocation*) override {
+    const std::size_t global[3] = {global_.x, global_.y, global_.z}, local[3] = {local_.x, local_.y, local_.z};
+    draw_.launch_end(kernel_, global, local);
     if (log_path_.empty()) return;
     std::ofstream out(log_path_, std::ios::app);
     out << "{\"kernel\":\"" << kernel_ << "\",\"global\":[" << global_.x << "," << global_.y << "," << global_.z
@@ -210,6 +235,31 @@ class WorkSpan : public oclgrind::Plugin {
   }
 
  private:
+  // The drawing trace's view of one instruction, with the memory access before it.
+  void trace(const oclgrind::WorkItem* item, const Shape& shape, const ItemState& s, std::size_t depth) {
+    const kit_draw::Access a{s.pending_data_load, s.pending_private, s.pending_store, s.pending_space, s.pending_address, s.pending_size};
+    const std::size_t i = linear(item), phase = group_.phase;
+    std::vector<std::string> names;
+    for (const std::string& o : shape.operands) names.push_back(at_depth(o, depth));
+    if (shape.kind == Shape::Load) return draw_.load(i, at_depth(shape.result, depth), a);
+    if (shape.kind == Shape::Store) {
+      if (names.empty()) return;
+      // A function's parameter stored on entry: its flow is that of the call's arguments.
+      std::optional<kit_draw::Flow> param;
+      if (depth > 0 && shape.operands.size() == 2 && shape.operands[1] == shape.operands[0] + ".addr") {
+        const Shape& call = shape_of(item->getCallStack().top());
+        for (const std::string& o : call.operands)
+          if (const kit_draw::Flow* f = draw_.flow(i, at_depth(o, depth - 1))) {
+            if (!param) param.emplace();
+            kit_draw::join(*param, *f);
+          }
+        if (!param) return draw_.store(i, phase, "", a, nullptr);
+      }
+      return draw_.store(i, phase, names.front(), a, param ? &*param : nullptr);
+    }
+    draw_.other(i, phase, at_depth(shape.result, depth), names, shape.kind == Shape::Combine, a);
+  }
+
   std::size_t linear(const oclgrind::WorkItem* item) const {
     const oclgrind::Size3 l = item->getLocalID();
     return l.x + local_.x * (l.y + local_.y * l.z);
@@ -237,6 +287,7 @@ class WorkSpan : public oclgrind::Plugin {
   bool first_group_ = true;
   GroupState group_;
   std::unordered_map<const llvm::Instruction*, Shape> shapes_;
+  kit_draw::DrawTrace draw_;
 };
 
 WorkSpan* plugin = nullptr;

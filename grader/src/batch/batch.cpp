@@ -8,6 +8,7 @@
 #include <ostream>
 #include <thread>
 
+#include "draw/draw_lab.hpp"
 #include "intake/archive.hpp"
 #include "isolation/build_service_process.hpp"
 #include "isolation/child_folder.hpp"
@@ -207,6 +208,7 @@ class ClassRun {
       try {
         r = refused.empty() ? grade_lab(spec, references_[l], prepared.labs.at(spec.lab).root, s.student, settings)
                             : not_graded(spec, settings, s.student, LabStatus::Rejected, refused);
+        if (o_.draw && refused.empty()) add_drawings(r, spec, settings, prepared.labs.at(spec.lab).root, o_.out / s.student);
       } catch (const std::exception& e) {  // the grader's own trouble, not the student's: retried next run
         r = not_graded(spec, settings, s.student, LabStatus::Error, std::string("the grader failed here: ") + e.what());
       }

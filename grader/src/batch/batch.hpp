@@ -45,6 +45,7 @@ struct BatchOptions {
   std::vector<std::string> only_students{};
   TermOptions term{};
   struct BatchStats* stats = nullptr;  // when set: where the time went
+  bool draw = false;  // OUT/<student>/ also gets a drawing of each graded kernel (draw/draw_lab.hpp)
 };
 
 // Where a batch's time went: seconds per phase summed over the kernels graded (screening, build,

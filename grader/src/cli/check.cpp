@@ -2,6 +2,7 @@
 #include <iostream>
 
 #include "cli/command.hpp"
+#include "draw/draw_lab.hpp"
 #include "export/classroom.hpp"
 #include "export/reports.hpp"
 #include "judge/grade.hpp"
@@ -19,6 +20,7 @@ class Check : public Command {
     app_->add_flag("--classroom", classroom_,
                    "Also hand the result to GitHub Classroom's autograding reporter ($GITHUB_OUTPUT: result=<base64 JSON>)");
     devices_.add_to(app_);
+    app_->add_option("--draw", draw_, "Also draw what each kernel did in its first work-group (SVG and TikZ into this folder)");
     app_->add_flag("--races", races_, "Also run the memory-safety checks under Oclgrind (races, barriers, bounds)");
     run_as_.add_to(app_);
   }
@@ -41,7 +43,8 @@ class Check : public Command {
     for (const auto& spec : specs) {
       GradeSettings settings{self_exe(), scratch.path / spec.lab, grading};
       settings.starter_check = false;  // an untouched lab is shown what its cases compute, with their hints
-      const auto result = grade_lab(spec, load_reference(g.reference_dir, spec), labs_dir_ / spec.lab, "you", settings);
+      auto result = grade_lab(spec, load_reference(g.reference_dir, spec), labs_dir_ / spec.lab, "you", settings);
+      if (!draw_.empty()) add_drawings(result, spec, settings, labs_dir_ / spec.lab, draw_);
       std::cout << check_report(result) << "\n";
       checked.push_back(result);
       points += result.points();
@@ -64,7 +67,7 @@ class Check : public Command {
  private:
   RunAsFlag run_as_;
   std::vector<std::string> labs_;
-  std::filesystem::path labs_dir_ = kit::root() / "labs";
+  std::filesystem::path labs_dir_ = kit::root() / "labs", draw_;
   bool races_ = false, classroom_ = false;
   DeviceFlags devices_;
 };

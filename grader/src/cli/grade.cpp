@@ -23,6 +23,7 @@ class Grade : public Command {
     app_->add_option("--roster", roster_, "Course roster CSV (submission, name, student id, email): also writes OUT/lms-import.csv");
     app_->add_option("--students-file", students_file_, "Grade only the students named in this file, one per line");
     app_->add_option("--labs", labs_, "Labs to grade, e.g. 03,04 (default: all)");
+    app_->add_flag("--draw", draw_, "Also draw what each graded kernel did in its first work-group, beside each report");
     devices_.add_to(app_);
     oclgrind_.add_to(app_);
     run_as_.add_to(app_);
@@ -33,6 +34,7 @@ class Grade : public Command {
     BatchOptions o = batch_options(g, submissions_, out_, labs_);
     o.grading = oclgrind_.options(g.pocl_threads, devices_.checked());
     o.jobs = jobs_;
+    o.draw = draw_;
     o.only_students = students_;
     if (!students_file_.empty()) {
       std::istringstream lines(read_file(students_file_));
@@ -55,6 +57,7 @@ class Grade : public Command {
   std::vector<std::string> labs_, students_, regrade_;
   std::string reason_, deadline_;
   int jobs_ = machine_cores();
+  bool draw_ = false;
   OclgrindFlags oclgrind_;
   DeviceFlags devices_;
 };

@@ -2,6 +2,7 @@
 #include <iostream>
 
 #include "cli/command.hpp"
+#include "draw/draw_lab.hpp"
 #include "core/files.hpp"
 #include "export/reports.hpp"
 #include "judge/grade.hpp"
@@ -18,6 +19,7 @@ class Gradescope : public Command {
     app_->add_option("--results", results_, "Where results.json goes")->capture_default_str();
     app_->add_option("--labs", labs_, "Labs to grade (default: all)");
     app_->add_option("--metadata", metadata_, "Gradescope's submission metadata (earlier scores; ignored when absent)")->capture_default_str();
+    app_->add_option("--draw", draw_, "Also draw what each kernel did in its first work-group (SVG and TikZ into this folder)");
     devices_.add_to(app_);
     run_as_.add_to(app_);
   }
@@ -33,6 +35,7 @@ class Gradescope : public Command {
     for (const auto& spec : specs) {
       GradeSettings settings{self_exe(), scratch.path / spec.lab, grading};
       results.push_back(grade_lab(spec, load_reference(g.reference_dir, spec), submission_, "submission", settings));
+      if (!draw_.empty()) add_drawings(results.back(), spec, settings, submission_, draw_);
       std::cout << check_report(results.back());
     }
     json metadata;
@@ -51,7 +54,7 @@ class Gradescope : public Command {
  private:
   RunAsFlag run_as_;
   std::filesystem::path submission_ = "/autograder/submission", results_ = "/autograder/results/results.json";
-  std::filesystem::path metadata_ = "/autograder/submission_metadata.json";
+  std::filesystem::path metadata_ = "/autograder/submission_metadata.json", draw_;
   std::vector<std::string> labs_;
   DeviceFlags devices_;
 };

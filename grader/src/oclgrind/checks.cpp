@@ -17,18 +17,6 @@
 namespace grader {
 namespace {
 
-std::string find_oclgrind() {
-  if (const char* env = std::getenv("KIT_OCLGRIND"); env && *env) return env;
-  for (const char* dir : {"/usr/bin", "/usr/local/bin"})
-    if (std::filesystem::exists(std::filesystem::path(dir) / "oclgrind")) return std::string(dir) + "/oclgrind";
-  return "";
-}
-
-std::filesystem::path find_work_span_plugin(const GradeSettings& s) {
-  if (const char* env = std::getenv("KIT_WORK_SPAN_PLUGIN"); env && *env) return env;
-  return s.grader_exe.parent_path() / "libkit-work-span.so";
-}
-
 // One kernel's run under Oclgrind: what it runs, with which checks, and where.
 struct OclgrindRun {
   const LabSpec& spec;
@@ -184,6 +172,18 @@ void judge_safety(CaseResult& c, const SafetySpec& safety, const std::vector<Ocl
 }
 
 }  // namespace
+
+std::string find_oclgrind() {
+  if (const char* env = std::getenv("KIT_OCLGRIND"); env && *env) return env;
+  for (const char* dir : {"/usr/bin", "/usr/local/bin"})
+    if (std::filesystem::exists(std::filesystem::path(dir) / "oclgrind")) return std::string(dir) + "/oclgrind";
+  return "";
+}
+
+std::filesystem::path find_work_span_plugin(const GradeSettings& s) {
+  if (const char* env = std::getenv("KIT_WORK_SPAN_PLUGIN"); env && *env) return env;
+  return s.grader_exe.parent_path() / "libkit-work-span.so";
+}
 
 std::string safety_name(const std::string& kind) {
   const std::map<std::string, std::string> names = {{"data-race", "data races"},

@@ -16,6 +16,11 @@ namespace grader {
 // "data-race".
 std::string safety_name(const std::string& kind);
 
+// The Oclgrind program ($KIT_OCLGRIND, else /usr/bin or /usr/local/bin), "" when there is none;
+// the kit's plugin ($KIT_WORK_SPAN_PLUGIN, else beside the grader program).
+std::string find_oclgrind();
+std::filesystem::path find_work_span_plugin(const GradeSettings& s);
+
 // The run under Oclgrind: the memory-safety case (with the race, divergence, bounds and
 // uninitialized checks when `with_safety`) and, when `with_algorithm`, the kit's work/span plugin
 // measuring each work-group's operations. One result per kind of finding, then one per algorithm

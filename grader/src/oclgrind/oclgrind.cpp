@@ -53,6 +53,7 @@ std::vector<OclgrindFinding> parse_oclgrind(const std::string& output) {
     if (lines[i].empty() || lines[i][0] == '\t' || i + 1 >= lines.size() || lines[i + 1].rfind("\tKernel:", 0) != 0) continue;
     OclgrindFinding f;
     f.title = std::regex_replace(lines[i], address, "");
+    if (std::smatch a; std::regex_search(lines[i], a, address)) f.address = std::stoull(a.str().substr(9), nullptr, 16);
     f.kind = kind_of(f.title);
     std::size_t j = i + 1;
     bool previous = false;  // divergence reports end with "Previous work-items executed:" and its position

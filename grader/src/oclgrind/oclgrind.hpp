@@ -1,6 +1,7 @@
 #pragma once
 // Reading Oclgrind's reports. Oclgrind's exit status ignores what it found, so its text is the
 // result: data races, barrier divergence, invalid memory accesses and uninitialized values.
+#include <cstddef>
 #include <string>
 #include <vector>
 
@@ -20,6 +21,7 @@ struct OclgrindFinding {
   std::string kernel;               // the kernel the report is about ("ArrayMultReduce")
   std::string work_group;           // the work-group a divergence was found in: "(0,0,0)"
   int count = 1;                    // reports with the same title and source positions
+  std::size_t address = 0;          // the first report's address (0: none given)
 };
 
 // Every report in Oclgrind's output, merged when they differ only in address and work-items.

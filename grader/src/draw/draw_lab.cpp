@@ -1,0 +1,210 @@
+#include "draw/draw_lab.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <fstream>
+#include <map>
+#include <optional>
+
+#include "core/files.hpp"
+#include "isolation/case_runs.hpp"
+#include "isolation/fresh_memory.hpp"
+#include "kit/errors.hpp"
+#include "kit/paths.hpp"
+#include "oclgrind/checks.hpp"
+#include "draw/render.hpp"
+
+namespace grader {
+namespace {
+
+// Findings the spec allows as known false alarms are not drawn, as they are not counted.
+std::vector<OclgrindFinding> drawn_findings(const SafetySpec& safety, const std::string& reports, const std::string& source) {
+  std::vector<OclgrindFinding> out;
+  for (const OclgrindFinding& f : parse_oclgrind(reports)) {
+    bool allowed = false;
+    for (const AllowedFinding& a : safety.allow)
+      for (const OclgrindSite& site : f.sites)
+        allowed |= a.kind == f.kind && source_line(source, site.line).find(a.source_contains) != std::string::npos;
+    if (!allowed) out.push_back(f);
+  }
+  return out;
+}
+
+std::string ops_word(const LabSpec& spec, const std::string& kernel) {
+  if (spec.algorithm)
+    for (const AlgorithmCheck& c : spec.algorithm->checks)
+      if (c.kernel == kernel) return c.ops;
+  return "operations";
+}
+
+// Every safety run of the lab, traced; the first that fails ends them.
+DrawRun trace_all(const LabSpec& spec, const GradeSettings& s, const std::filesystem::path& kernel, const std::string& shown_as,
+                  const std::filesystem::path& dir, std::optional<std::size_t> group) {
+  DrawRun all;
+  for (std::size_t i = 0; i < spec.safety->runs.size(); ++i) {
+    DrawRun one = trace_kernel(spec, s, kernel, shown_as, spec.safety->runs[i], dir / ("run-" + std::to_string(i)), group);
+    all.seconds += one.seconds;
+    all.launches.insert(all.launches.end(), one.launches.begin(), one.launches.end());
+    all.findings.insert(all.findings.end(), one.findings.begin(), one.findings.end());
+    if (!one.failed.empty()) {
+      all.failed = one.failed;
+      break;
+    }
+  }
+  return all;
+}
+
+// The first launch of each kernel, in launch order.
+std::vector<const LaunchTrace*> first_launches(const DrawRun& run) {
+  std::vector<const LaunchTrace*> out;
+  for (const LaunchTrace& t : run.launches)
+    if (std::none_of(out.begin(), out.end(), [&](const LaunchTrace* o) { return o->kernel == t.kernel; })) out.push_back(&t);
+  return out;
+}
+
+std::string joined(const std::vector<std::string>& lines) {
+  std::string out;
+  for (const std::string& l : lines) out += (out.empty() ? "" : ". ") + l;
+  return out;
+}
+
+}  // namespace
+
+DrawRun trace_kernel(const LabSpec& spec, const GradeSettings& s, const std::filesystem::path& kernel, const std::string& shown_as,
+                     const json& params, const std::filesystem::path& dir, std::optional<std::size_t> group) {
+  DrawRun out;
+  const std::string oclgrind = find_oclgrind();
+  const std::filesystem::path plugin = find_work_span_plugin(s);
+  if (oclgrind.empty()) return out.failed = "drawing needs Oclgrind: apt-get install oclgrind", out;
+  if (!std::filesystem::exists(plugin)) return out.failed = "drawing needs the kit's Oclgrind plugin " + plugin.string() + ": build the kit", out;
+  std::filesystem::create_directories(dir);
+  const std::filesystem::path reports = dir / "oclgrind.log", trace = dir / "draw.jsonl";
+  std::filesystem::remove(reports), std::filesystem::remove(trace);
+  std::vector<std::string> prefix = {oclgrind, "--data-races", "--uniform-writes", "--build-options", "-O0", "--log", reports.string(),
+                                     "--plugins", plugin.string()};
+  if (const json local = params.value("local", json()); local.is_number_unsigned() && local.get<std::size_t>() > 1024)
+    prefix.insert(prefix.end(), {"--max-wgsize", std::to_string(local.get<std::size_t>())});
+  SandboxLimits limits{spec.safety->time_limit_s, spec.safety->memory_limit_mb, 1, s.pocl_cache(), 4 << 20};
+  limits.environment.emplace_back("KIT_DRAW_LOG", trace.string());
+  if (group) limits.environment.emplace_back("KIT_DRAW_GROUP", std::to_string(*group));
+  zero_fresh_memory(limits);
+  const ChildRun run = run_child(s, prefix, {"--lab", spec.lab, "--kernel", kernel.string(), "--shown-as", shown_as, "--case", params.dump()},
+                                 limits, dir);
+  out.seconds = run.outcome.seconds;
+  const std::string source = read_file(kernel);
+  if (std::filesystem::exists(reports)) out.findings = drawn_findings(*spec.safety, read_file(reports), source);
+  if (run.outcome.end == ChildOutcome::End::TimedOut)
+    return out.failed = "the run under Oclgrind " + run.outcome.reason(limits) + " (an endless loop?)", out;
+  if (!run.result.contains("status"))
+    return out.failed = "the run under Oclgrind did not finish (" + run.outcome.reason(limits) + ")", out;
+  if (step_status(run.result) != StepStatus::Ok)
+    return out.failed = "the run under Oclgrind failed: " + run.result.value("message", run.result.value("status", std::string("unknown error"))), out;
+  if (std::filesystem::exists(trace)) out.launches = parse_draw_trace(read_file(trace));
+  return out;
+}
+
+std::filesystem::path solution_kernel(const LabSpec& spec) {
+  const std::filesystem::path p = kit::root() / "solutions" / spec.lab / spec.kernel_file;
+  return std::filesystem::exists(p) ? p : std::filesystem::path();
+}
+
+namespace {
+
+// The first work-group whose stores differ between two runs of the same launch, none when all agree.
+std::optional<std::size_t> first_difference(const LaunchTrace& a, const LaunchTrace& b) {
+  for (std::size_t g = 0; g < std::max(a.signatures.size(), b.signatures.size()); ++g)
+    if (g >= a.signatures.size() || g >= b.signatures.size() || a.signatures[g] != b.signatures[g]) return g;
+  return std::nullopt;
+}
+
+const LaunchTrace* launch_of(const DrawRun& run, const std::string& kernel) {
+  for (const LaunchTrace* t : first_launches(run))
+    if (t->kernel == kernel) return t;
+  return nullptr;
+}
+
+// Draws the first launch of each kernel in `only` (all when empty) into `out`, with the solution's
+// beside it; `suffix` ends the file names ("-group3"), `why` says which work-group it is.
+void draw_launches(Drawings& d, const LabSpec& spec, const DrawRun& mine, const DrawRun& theirs, const std::string& shown_as,
+                   const std::filesystem::path& out, const std::vector<std::string>& only, const std::string& suffix,
+                   const std::string& why) {
+  for (const LaunchTrace* t : first_launches(mine)) {
+    if (!only.empty() && std::find(only.begin(), only.end(), t->kernel) == only.end()) continue;
+    const std::string group = "work-group " + std::to_string(t->group[0]);
+    const Picture p = make_picture(*t, mine.findings, ops_word(spec, t->kernel));
+    if (p.rows.empty()) {
+      d.notes.push_back("no drawing of " + t->kernel + ": " + group + " stored no value computed from the data, so there is nothing to draw");
+      continue;
+    }
+    if (p.work == 0) {  // values moved, none combined: the facts say what it did
+      d.notes.push_back("no drawing of " + t->kernel + ": " + group + " did no " + p.ops_word + ", so there is nothing to draw (" +
+                        joined(picture_facts(p)) + ")");
+      continue;
+    }
+    std::vector<std::pair<std::string, Picture>> panels = {{"your kernel, " + shown_as + " (" + group + why + ")", p}};
+    if (const LaunchTrace* o = theirs.failed.empty() ? launch_of(theirs, t->kernel) : nullptr)
+      panels.emplace_back("the course solution (work-group " + std::to_string(o->group[0]) + ")",
+                          make_picture(*o, theirs.findings, ops_word(spec, o->kernel)));
+    const std::string stem = spec.lab + "-" + t->kernel + suffix;
+    const std::filesystem::path svg = out / (stem + ".svg"), tex = out / (stem + ".tex");
+    std::filesystem::create_directories(out);
+    write_file_atomically(svg, render_svg(panels));
+    write_file_atomically(tex, render_tikz(p));
+    d.files.push_back(svg), d.files.push_back(tex);
+    d.notes.push_back("drawing " + svg.string() + " (" + t->kernel + ", " + group + " of " + std::to_string(t->items) +
+                      " work-items" + why + "): " + joined(picture_facts(p)));
+  }
+}
+
+}  // namespace
+
+Drawings draw_lab(const LabSpec& spec, const GradeSettings& s, const std::filesystem::path& kernel, const std::string& shown_as,
+                  const std::filesystem::path& solution, const std::filesystem::path& out) {
+  Drawings d;
+  if (!spec.safety) return d.notes.push_back("no drawing: the lab has no case run under Oclgrind"), d;
+  const std::filesystem::path work = s.workdir / "draw";
+  const DrawRun mine = trace_all(spec, s, kernel, shown_as, work / "kernel", std::nullopt);
+  d.seconds += mine.seconds;
+  if (!mine.failed.empty()) return d.notes.push_back("no drawing: " + mine.failed), d;
+  if (mine.launches.empty()) return d.notes.push_back("no drawing: no kernel was launched in the run under Oclgrind"), d;
+  const bool beside = !solution.empty() && read_file(solution) != read_file(kernel);
+  DrawRun theirs;
+  if (beside) theirs = trace_all(spec, s, solution, spec.kernel_file, work / "solution", std::nullopt), d.seconds += theirs.seconds;
+  draw_launches(d, spec, mine, theirs, shown_as, out, {}, "", "");
+  // The first work-group after 0 that stored otherwise than the solution's, per kernel: drawn too.
+  std::map<std::size_t, std::vector<std::string>> differing;
+  for (const LaunchTrace* t : first_launches(mine))
+    if (const LaunchTrace* o = theirs.failed.empty() ? launch_of(theirs, t->kernel) : nullptr)
+      if (const auto g = first_difference(*t, *o); g && *g > 0) differing[*g].push_back(t->kernel);
+  for (const auto& [g, kernels] : differing) {
+    const DrawRun mine_g = trace_all(spec, s, kernel, shown_as, work / "kernel-group", g);
+    const DrawRun theirs_g = trace_all(spec, s, solution, spec.kernel_file, work / "solution-group", g);
+    d.seconds += mine_g.seconds + theirs_g.seconds;
+    if (mine_g.failed.empty())
+      draw_launches(d, spec, mine_g, theirs_g, shown_as, out, kernels, "-group" + std::to_string(g),
+                    ", the first that stored otherwise than the course solution's");
+  }
+  return d;
+}
+
+void add_drawings(LabResult& r, const LabSpec& spec, const GradeSettings& s, const std::filesystem::path& submission,
+                  const std::filesystem::path& out) {
+  if (r.status != LabStatus::Graded || r.kernel.empty())
+    return r.notes.push_back("no drawing: the kernel was not " + std::string(r.status == LabStatus::BuildError ? "built" : "graded"));
+  try {
+    // A private copy, as for grading: nothing is ever written beside the submission.
+    const std::filesystem::path copy = s.workdir / "draw" / "copy" / spec.kernel_file;
+    std::filesystem::create_directories(copy.parent_path());
+    std::ofstream(copy, std::ios::binary) << read_file(submission / r.kernel);
+    const Drawings d = draw_lab(spec, s, copy, r.kernel, solution_kernel(spec), out);
+    r.notes.insert(r.notes.end(), d.notes.begin(), d.notes.end());
+    char took[64];
+    std::snprintf(took, sizeof took, "%.1f s", d.seconds);
+    if (!d.files.empty()) r.notes.push_back("drawing took " + std::string(took) + " under Oclgrind");
+  } catch (const std::exception& e) {
+    r.notes.push_back(std::string("no drawing: ") + e.what());
+  }
+}
+
+}  // namespace grader
