@@ -14,6 +14,8 @@
 //   anything else (``` plain, ```cmake, ```c, ```json): kernels, data, diagrams, never run. A plain
 //                block holding a line that starts like a command (`make `, `build/bin/`, `scripts/`,
 //                `cmake `, `ctest`, `./`, `sudo `, `apt`) is an error: it must be marked.
+// A command whose comment starts with `the full sweep` takes minutes: it is not run, and the README
+// must show a smaller form of the same program (or make target), which is.
 // Some commands cannot run on a test machine (a GPU, a Slurm cluster, apt as root, the whole suite):
 // `not_run_reason` names them and why; the tests still check their program and flags with --help.
 #include <filesystem>
@@ -54,7 +56,7 @@ std::vector<QuotedLog> quoted_logs(const std::filesystem::path& readme, const st
 
 // Paths the README names in `backticks` (outside fenced blocks) or as a link target: those that
 // start with one of `tops` (`labs/`, `Makefile`, `build/bin/` ...), without placeholders (`<lab>`,
-// `NN`, `{a,b}`, `...`). Globs (`*`) are kept, to be listed with `ls -d`.
+// `NN`, `09-name`, `{a,b}`, `...`). Globs (`*`) are kept, to be listed with `ls -d`.
 std::vector<std::string> named_paths(const std::filesystem::path& readme, const std::vector<std::string>& tops);
 
 // Runs every command `commands()` finds in `readme`, from `tree`, under `env` (VAR=value ...),

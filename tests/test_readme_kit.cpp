@@ -57,7 +57,7 @@ void check_paths(const fs::path& readme, const std::string& shown_as) {
     CHECK_MESSAGE(listed.exit_code == 0, shown_as << " names " << path << " (from its folder), which the kit lacks");
     ++checked;
   }
-  std::cout << shown_as << ": " << checked << " paths named, all checked\n";
+  std::cout << shown_as << ": " << checked << " paths named, each checked\n";
 }
 
 }  // namespace

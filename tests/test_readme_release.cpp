@@ -41,7 +41,7 @@ void check_paths(const fs::path& tree, const fs::path& readme, const std::string
     const auto listed = test::run_command("cd '" + tree.string() + "' && ls -d " + path);
     CHECK_MESSAGE(listed.exit_code == 0, shown_as << " names " << path << ", which " << tree.filename().string() << " lacks");
   }
-  std::cout << shown_as << ": " << named.size() << " paths named, all checked\n";
+  std::cout << shown_as << ": " << named.size() << " paths named, each checked\n";
 }
 
 }  // namespace
