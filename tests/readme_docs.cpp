@@ -135,7 +135,7 @@ std::vector<Shown> commands(const fs::path& readme, const std::string& shown_as)
         out.back().command += " " + command;
         continue;
       }
-      Shown s{shown_as + ":" + std::to_string(line0 + 1 + first), command, comment, 0, synopsis, {}};
+      Shown s{shown_as + ":" + std::to_string(line0 + 1 + first), command, comment, 0, synopsis, k, {}};
       static const std::regex exits(R"(\bexits (\d+)\b)");
       std::smatch m;
       if (std::regex_search(comment, m, exits)) s.expected_exit = std::stoi(m[1].str());
@@ -254,6 +254,7 @@ std::vector<std::string> unmatched_quotes(const std::vector<std::string>& quoted
 #include <doctest/doctest.h>
 
 #include <chrono>
+#include <cstdint>
 #include <iostream>
 #include <map>
 
@@ -303,7 +304,9 @@ void check_not_run(const fs::path& tree, const Shown& s, const std::string& env)
 }  // namespace
 
 void run_commands(const fs::path& tree, const fs::path& readme, const std::string& shown_as, const std::string& env, Scope scope) {
-  static std::map<std::string, Command> done;  // tree + command -> its run
+  static std::map<std::string, std::pair<std::string, Command>> done;  // tree + command -> the README that ran it, its run
+  std::size_t block = SIZE_MAX;
+  std::string block_output;  // what the current ```sh block's commands printed
   std::vector<Shown> shown;
   try {
     shown = commands(readme, shown_as);
@@ -345,20 +348,22 @@ void run_commands(const fs::path& tree, const fs::path& readme, const std::strin
     if (w[program_word(w)] == "make") line.replace(line.find("make"), 4, "make -o build -o setup");
     const std::string key = tree.string() + "\n" + line;
     auto it = done.find(key);
-    if (it == done.end()) {
+    if (it == done.end() || it->second.first == shown_as) {
       const auto start = std::chrono::steady_clock::now();
       Command ran = run_command("cd " + shell_quoted(tree.string()) + " && " + env + " timeout 900 bash -c " + shell_quoted(line) + " </dev/null");
       std::cout << "ran " << s.where << ": " << s.command << "  (exit " << ran.exit_code << ", "
                 << std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count() << " s)\n";
-      it = done.emplace(key, std::move(ran)).first;
+      it = done.insert_or_assign(key, std::make_pair(shown_as, std::move(ran))).first;
     }
-    const Command& ran = it->second;
+    const Command& ran = it->second.second;
+    if (s.block != block) block = s.block, block_output.clear();
+    block_output += ran.output;
     CHECK_MESSAGE(ran.exit_code == s.expected_exit, s.where << ": `" << s.command << "` exits " << ran.exit_code << ", the README says "
                                                             << s.expected_exit << "\n" << ran.output.substr(ran.output.size() > 3000 ? ran.output.size() - 3000 : 0));
     if (s.expected_exit != 0) CHECK_MESSAGE(!ran.output.empty(), s.where << ": `" << s.command << "` fails without saying why");
-    for (const auto& missing : unmatched_quotes(s.quoted_output, ran.output))
-      FAIL_CHECK(s.where << ": the quoted output line `" << missing << "` has no line of its shape in what `" << s.command << "` printed:\n"
-                         << ran.output);
+    for (const auto& missing : unmatched_quotes(s.quoted_output, block_output))
+      FAIL_CHECK(s.where << ": the quoted output line `" << missing << "` has no line of its shape in what its block printed:\n"
+                         << block_output);
   }
 }
 

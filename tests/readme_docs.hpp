@@ -7,8 +7,8 @@
 //                Each must exit 0, unless its comment says `exits N` (`# exits 1 until ...`).
 //   ```synopsis  usage forms with placeholders (`DIR`, `OUT`, `[--jobs N]`, `...`): not run; the
 //                program or grader subcommand is run with `--help`, which must name every flag shown.
-//   ```text      output the command just above printed: its shape is checked against what that
-//                command printed now (each quoted line, its digits masked, is a line of the output).
+//   ```text      output the ```sh block just above printed: its shape is checked against what the
+//                block's commands print now (each quoted line, its digits masked, is a line of it).
 //                After anything but a ```sh block, it quotes a measured log that the prose just
 //                before it names (`slides/data/logs/...`): its shape is checked against that file.
 //   anything else (``` plain, ```cmake, ```c, ```json): kernels, data, diagrams, never run. A plain
@@ -37,7 +37,8 @@ struct Shown {
   std::string comment;   // after `#`, or ""
   int expected_exit = 0; // from `exits N` in the comment
   bool synopsis = false;
-  std::vector<std::string> quoted_output;  // the ```text block right after this command's block, if it is the block's last line
+  std::size_t block = 0;                   // which fenced block of the README it is in
+  std::vector<std::string> quoted_output;  // on a block's last command: the ```text block right after the block
 };
 
 std::vector<Block> blocks(const std::filesystem::path& readme, const std::string& shown_as);
@@ -62,8 +63,9 @@ std::vector<std::string> named_paths(const std::filesystem::path& readme, const 
 // Runs every command `commands()` finds in `readme`, from `tree`, under `env` (VAR=value ...),
 // with doctest checks: the exit status the README gives, the quoted output's shape, and for what is
 // not run, its program's --help naming every flag. `make` runs with its build and setup targets
-// taken as done (`make -o build -o setup`): the tree's build/bin is the test's own build. Commands
-// run once each (a second README showing the same line reuses the first run). Prints what was not run.
+// taken as done (`make -o build -o setup`): the tree's build/bin is the test's own build. A line
+// another README of the same tree showed already is not run again (its first run counts); within one
+// README every line runs (the walk-through reruns a command after a change). Prints what was not run.
 // A line whose comment says `kit only` needs what the student release leaves out (solutions/, the
 // speed case): in a release it is not run (its --help is checked); in the kit, `kit_only_lines`
 // runs those lines alone (the labs' other lines run in the release).

@@ -11,7 +11,7 @@
 // The walk-through writes only under build/term/, which it starts by removing.
 //
 // Shown to fail: `build/bin/grader grade --labs 03 --submisions build/term/class --out build/term/out`
-// in the walk-through (exits 109, the README says 0) and `grader/examples/class/roster.csv` named
+// in the walk-through (exits 106, the README says 0) and `grader/examples/class/roster.csv` named
 // in grader/README.md each made this test fail, naming the README line; both were reverted.
 #include <doctest/doctest.h>
 

@@ -9,7 +9,7 @@
 // build target taken as done (`make -o build -o setup`); `make -n build` checks the build's plan.
 //
 // Shown to fail: a line `build/bin/grader chek 03` added to the release README's ```sh block
-// (exits 109, the README says 0) and a path `labs/03-array-mult-reduce/Missing.cl` named in
+// (exits 106, the README says 0) and a path `labs/03-array-mult-reduce/Missing.cl` named in
 // labs/03's README each made this test fail, naming the README line; both were reverted.
 #include <doctest/doctest.h>
 
