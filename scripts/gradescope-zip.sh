@@ -26,5 +26,6 @@ fi
 mkdir -p "$(dirname "$out")"
 out=$(cd "$(dirname "$out")" && pwd)/$(basename "$out")
 rm -f "$out"
-(cd "$stage" && zip -qr -X "$out" .)
+# zip reads $ZIP as options of its own: a relative ZIP=path would be taken for a file to create in $stage.
+(cd "$stage" && env -u ZIP zip -qr -X "$out" .)
 echo "wrote $out ($(du -k "$out" | cut -f1) KiB, labs: ${LABS:-all}): upload it as the autograder of a Gradescope programming assignment"
