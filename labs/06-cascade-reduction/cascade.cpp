@@ -1,5 +1,7 @@
 #include "cascade.hpp"
 
+#include <limits>
+
 #include <omp.h>
 
 #include <cmath>
@@ -79,6 +81,12 @@ Runner::Runner(const kit::Runtime& rt, const std::filesystem::path& kernel_file,
   b_ = cl::Buffer(rt.context, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, bytes, const_cast<float*>(in.b.data()));
   partials_ = cl::Buffer(rt.context, CL_MEM_READ_WRITE, groups_ * sizeof(float));
   result_ = cl::Buffer(rt.context, CL_MEM_READ_WRITE, sizeof(float));
+  // NaN in the partials and the result until a kernel writes them: a partial (or the result) that
+  // is never written shows as NaN wherever the buffers' memory came from, fresh zeros (the
+  // grader's) or a program's leftovers, so the program and the grader see the same evidence.
+  rt.queue.enqueueFillBuffer(partials_, std::numeric_limits<float>::quiet_NaN(), 0, groups_ * sizeof(float));
+  rt.queue.enqueueFillBuffer(result_, std::numeric_limits<float>::quiet_NaN(), 0, sizeof(float));
+  rt.queue.finish();
   host_partials_.resize(groups_);
   dot_.setArg(0, a_);
   dot_.setArg(1, b_);
