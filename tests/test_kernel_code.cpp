@@ -28,6 +28,16 @@ TEST_CASE("the tree loops of the solutions are found, each with its barrier; a g
   CHECK(kit::missing_loop_barrier(k, "ArrayMultReduce", "WHAT", "WHERE") ==
         "ArrayMultReduce's tree loop (line 24) has no barrier: WHAT, so the result depends on how the work-items were "
         "scheduled. Put barrier(CLK_LOCAL_MEM_FENCE) inside the loop, WHERE, where every work-item reaches it");
+  // A barrier inside an if in the loop is reached by some work-items only: named so.
+  const std::string in_if = test::replace_once(
+      test::read(kit::root() / "solutions/03-array-mult-reduce/ArrayMultReduce.cl"),
+      "        barrier(CLK_LOCAL_MEM_FENCE);   // every value of the previous level is in prods\n        if ((tnum & mask) == 0)\n            prods[tnum] += prods[tnum + offset];\n",
+      "        if ((tnum & mask) == 0) {\n            barrier(CLK_LOCAL_MEM_FENCE);\n            prods[tnum] += prods[tnum + offset];\n        }\n");
+  CHECK(kit::missing_loop_barrier({kit::code_without_comments(in_if), {}}, "ArrayMultReduce", "WHAT", "WHERE")
+            .find("(line 24) has its barrier only inside an if, where not every work-item reaches it: WHAT") != std::string::npos);
+  CHECK_FALSE(kit::calls_barrier_everywhere("{ if (t < s) barrier(CLK_LOCAL_MEM_FENCE); }"));
+  CHECK(kit::calls_barrier_everywhere("{ if (t < s) { s[t] += s[t + 1]; } barrier(CLK_LOCAL_MEM_FENCE); }"));
+  CHECK(kit::calls_barrier_everywhere("{ barrier(CLK_LOCAL_MEM_FENCE); if ((t & m) == 0) p[t] += p[t + o]; }"));
   // A while loop that halves its counter is a tree loop too.
   CHECK(kit::tree_loops(kit::kernel_body("kernel void K(local float* s) { uint n = 8; while (n > 1) { n /= 2; s[0] += s[n]; } }", "K")).size() == 1);
 }

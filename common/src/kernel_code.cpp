@@ -1,6 +1,7 @@
 #include "kit/kernel_code.hpp"
 
 #include <algorithm>
+#include <cctype>
 #include <regex>
 #include <sstream>
 
@@ -100,7 +101,9 @@ std::string missing_loop_barrier(const KernelCode& k, const std::string& name, c
                                  const std::string& where) {
   const CodeSpan loop = tree_loop_without_barrier(k.code, name);
   if (loop.line == 0) return "";
-  return name + "'s tree loop (line " + std::to_string(loop.line) + ") has no barrier: " + what_goes_wrong +
+  const std::string which = calls_barrier(loop.text) ? "has its barrier only inside an if, where not every work-item reaches it"
+                                                     : "has no barrier";
+  return name + "'s tree loop (line " + std::to_string(loop.line) + ") " + which + ": " + what_goes_wrong +
          ", so the result depends on how the work-items were scheduled. Put barrier(CLK_LOCAL_MEM_FENCE) inside the "
          "loop, " + where + ", where every work-item reaches it";
 }
@@ -168,9 +171,28 @@ bool calls_barrier(const std::string& text) {
   return std::regex_search(text, call);
 }
 
+bool calls_barrier_everywhere(const std::string& text) {
+  static const std::regex call(R"(^(work_group_barrier|barrier)\s*\()");
+  static const std::regex conditional(R"(^\s*(if|else|while|for|switch)\b)");
+  const bool braced = !text.empty() && text.front() == '{';
+  const std::string body = braced ? text.substr(1, text.size() >= 2 ? text.size() - 2 : 0) : text;
+  int depth = 0;
+  std::size_t statement = 0;  // where the statement at depth 0 being read began
+  for (std::size_t i = 0; i < body.size(); ++i) {
+    const char c = body[i];
+    if (c == '{') ++depth;
+    else if (c == '}' && --depth == 0) statement = i + 1;
+    else if (c == ';' && depth == 0) statement = i + 1;
+    else if (depth == 0 && (i == 0 || !std::isalnum(static_cast<unsigned char>(body[i - 1]))) &&
+             std::regex_search(body.substr(i, 24), call) && !std::regex_search(body.substr(statement, i - statement), conditional))
+      return true;
+  }
+  return false;
+}
+
 CodeSpan tree_loop_without_barrier(const std::string& code, const std::string& name) {
   for (const CodeSpan& loop : tree_loops(kernel_body(code, name)))
-    if (!calls_barrier(loop.text)) return loop;
+    if (!calls_barrier_everywhere(loop.text)) return loop;
   return {};
 }
 

@@ -171,7 +171,7 @@ std::string evidence(const Case& c, const Inputs& in, const Outputs& out, const 
     if (loops.empty())
       return "only the work-group's own first product reached dC: the tree loop (offset = 1, 2, 4, ...) that adds "
              "the other products into prods[0] is missing";
-    if (std::any_of(loops.begin(), loops.end(), [](const kit::CodeSpan& l) { return kit::calls_barrier(l.text); }))
+    if (std::any_of(loops.begin(), loops.end(), [](const kit::CodeSpan& l) { return kit::calls_barrier_everywhere(l.text); }))
       return "only the work-group's own first product reached dC: no add changed prods[0], although the loop has "
              "its barrier. Check the loop's bounds and the test that picks the adding work-items: it must use the "
              "local id (tnum), and & binds less tightly than ==, so write ((tnum & mask) == 0)";

@@ -39,8 +39,9 @@ std::string warnings_sentence(const KernelCode& k);
 // `hint` (ended with a full stop) followed by warnings_sentence; the sentence alone when `hint` is empty.
 std::string with_warnings(const std::string& hint, const KernelCode& k);
 
-// The hint for a tree loop without a barrier, the same words in every lab: "KERNEL's tree loop
-// (line N) has no barrier: <what then goes wrong>. Put barrier(CLK_LOCAL_MEM_FENCE) inside the
+// The hint for a tree loop without a barrier every work-item reaches, the same words in every lab:
+// "KERNEL's tree loop (line N) has no barrier (or: has its barrier only inside an if, where not
+// every work-item reaches it): <what then goes wrong>. Put barrier(CLK_LOCAL_MEM_FENCE) inside the
 // loop, <where>, where every work-item reaches it"; "" when kernel `name`'s tree loops all have one.
 std::string missing_loop_barrier(const KernelCode& k, const std::string& name, const std::string& what_goes_wrong,
                                  const std::string& where);
@@ -61,9 +62,13 @@ std::vector<CodeSpan> tree_loops(const CodeSpan& body);
 
 // Whether `text` calls barrier( or work_group_barrier(.
 bool calls_barrier(const std::string& text);
+// Whether the loop body `text` calls a barrier that every work-item running the body reaches: one
+// outside every block and if of the body (a barrier inside an if is reached only by some).
+bool calls_barrier_everywhere(const std::string& text);
 
-// The first tree loop of kernel `name` that calls no barrier in its body, or nullptr-like (line 0):
-// the span of that loop. Line 0 when every tree loop has a barrier or the kernel has no tree loop.
+// The first tree loop of kernel `name` whose body has no barrier every work-item reaches
+// (calls_barrier_everywhere): the span of that loop. Line 0 when every tree loop has one or the
+// kernel has no tree loop.
 CodeSpan tree_loop_without_barrier(const std::string& code, const std::string& name);
 
 // Whether kernel `name` has at least one tree loop.
