@@ -7,7 +7,7 @@
 #include "kit/program.hpp"
 #include "support.hpp"
 
-TEST_CASE("the tree loops of the solutions are found, each with its barrier; a grid-stride loop is no tree loop") {
+TEST_CASE("the tree loops of the solutions are found, each with its barrier, and a grid-stride loop is no tree loop") {
   const std::string lab03 = kit::code_without_comments(test::read(kit::root() / "solutions/03-array-mult-reduce/ArrayMultReduce.cl"));
   CHECK(kit::has_tree_loop(lab03, "ArrayMultReduce"));
   CHECK(kit::tree_loop_without_barrier(lab03, "ArrayMultReduce").line == 0);
