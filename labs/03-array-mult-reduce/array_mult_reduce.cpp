@@ -59,6 +59,7 @@ Outputs run(const kit::Runtime& rt, const std::filesystem::path& kernel_file, co
   kernel.setArg(3, dC);
 
   Outputs out;
+  out.kernel = kit::kernel_code(program, rt.device, kernel_file, name);
   out.timing = kit::time_runs(warmup, repeats, [&] {
     kit::launch(rt.queue, kernel, cl::NDRange(c.elements), cl::NDRange(c.local));
     rt.queue.finish();
@@ -157,10 +158,9 @@ float tree(std::vector<float> p) {
   return p[0];
 }
 
-}  // namespace
-
-std::string diagnose(const Case& c, const Inputs& in, const Outputs& out, const Mismatch& m) {
+std::string evidence(const Case& c, const Inputs& in, const Outputs& out, const Mismatch& m) {
   const std::size_t first = m.group * c.local, L = c.local;
+  const std::string& code = out.kernel.code;
   std::vector<float> products(L), shifted(L);
   for (std::size_t i = 0; i < L; ++i) {
     products[i] = in.a[first + i] * in.b[first + i];
@@ -171,15 +171,37 @@ std::string diagnose(const Case& c, const Inputs& in, const Outputs& out, const 
   const bool all_zero = std::all_of(out.partials.begin(), out.partials.end(), [](float p) { return p == 0; });
   if (std::isnan(m.got))
     return "dC[" + std::to_string(m.group) + "] was never written: work-item 0 of each work-group must store "
-           "its sum in dC[get_group_id(0)] (not dC[get_global_id(0)])";
+           "its sum in dC[get_group_id(0)]" + std::string(kit::stores_at_global_id(code, "dC") ? " (not dC[get_global_id(0)])" : "");
   if (all_zero) return "every work-group's sum is 0: is each product stored in prods[tnum] before the tree starts?";
-  if (L > 1 && same(products[0]))
+  // A tree loop without a barrier races: what it gives depends on which work-items ran first and on
+  // what local memory held before (PoCL runs a work-group's work-items one after another between
+  // barriers, and work-groups on several threads), so the code, not one interleaving, says so.
+  if (L > 1)
+    if (std::string race = kit::missing_loop_barrier(out.kernel, kSignature.name,
+                                                     "a work-item can add prods[tnum + offset] before that work-item "
+                                                     "has stored its product or its level's sum",
+                                                     "before the add");
+        !race.empty())
+      return race;
+  if (L > 1 && same(products[0])) {
+    const std::vector<kit::CodeSpan> loops = kit::loops(kit::kernel_body(code, kSignature.name));
+    if (code.empty())  // the code is not known (outputs stored without it): the evidence alone
+      return "only the work-group's own first product reached dC: no add changed prods[0] before it was stored "
+             "(a loop without its barrier, or a test that lets no work-item add)";
+    if (loops.empty())
+      return "only the work-group's own first product reached dC: the tree loop (offset = 1, 2, 4, ...) that adds "
+             "the other products into prods[0] is missing";
+    if (std::any_of(loops.begin(), loops.end(), [](const kit::CodeSpan& l) { return kit::calls_barrier_everywhere(l.text); }))
+      return "only the work-group's own first product reached dC: no add changed prods[0], although the loop has "
+             "its barrier. Check the loop's bounds and the test that picks the adding work-items: it must use the "
+             "local id (tnum), and & binds less tightly than ==, so write ((tnum & mask) == 0)";
     return "only the work-group's own first product reached dC: work-item 0 added before the others had stored "
            "their products or sums. Put barrier(CLK_LOCAL_MEM_FENCE) inside the loop, before the add, where every "
            "work-item reaches it";
+  }
   if (L > 1 && same(tree_without_level_barriers(products)))
-    return "the sum matches a tree whose levels do not wait for each other: put barrier(CLK_LOCAL_MEM_FENCE) "
-           "inside the loop, before the add, where every work-item reaches it";
+    return "the sum matches a tree whose levels do not wait for each other: every work-item must reach a "
+           "barrier(CLK_LOCAL_MEM_FENCE) between two levels (one inside an if is not reached by all)";
   if (same(tree(shifted)))
     return "the sum matches products of neighbouring elements (dA[gid+1] * dB[gid]): index both arrays with "
            "get_global_id(0)";
@@ -188,6 +210,12 @@ std::string diagnose(const Case& c, const Inputs& in, const Outputs& out, const 
   return "the sum is off by " + kit::format_number(m.got - m.expected) +
          " and matches none of the mistakes the check knows (a missing barrier, neighbouring products, a sum "
          "added twice); walk your loop through the README's drawing for L = " + std::to_string(L);
+}
+
+}  // namespace
+
+std::string diagnose(const Case& c, const Inputs& in, const Outputs& out, const Mismatch& m) {
+  return kit::with_warnings(evidence(c, in, out, m), out.kernel);
 }
 
 }  // namespace lab03

@@ -9,6 +9,7 @@
 
 #include "kit/data.hpp"
 #include "kit/device.hpp"
+#include "kit/kernel_code.hpp"
 #include "kit/program.hpp"
 #include "kit/reference.hpp"
 #include "kit/timing.hpp"
@@ -43,6 +44,7 @@ struct Outputs {
   std::vector<float> partials;  // dC after the last run, one sum per work-group
   double total = 0;             // the partials added on the host (in double)
   kit::Timing timing;           // enqueue + finish, seconds
+  kit::KernelCode kernel;       // the file's code and its build's warnings, for the diagnosis
 };
 
 // Builds `kernel_file`, checks its signature and the local size against the device, runs the
@@ -71,8 +73,11 @@ struct Mismatch {
 std::optional<Mismatch> first_wrong_group(const Case& c, const Outputs& out, const Expected& e);
 bool within(double got, double expected, double tolerance);  // false for NaN
 
-// One hint for a wrong work-group sum, naming the typical mistake whose result it matches (found
-// by recomputing what each mistake produces for that work-group); empty when none matches.
+// One hint for a wrong work-group sum: the typical mistake it matches, found from the kernel's code
+// (a tree loop without a barrier is named whatever sums that race gave: they depend on how the
+// work-groups were scheduled) and by recomputing what each other mistake produces for that
+// work-group; a hint about the code is given only where the code bears it out. The compiler's
+// warnings on the student's lines follow.
 std::string diagnose(const Case& c, const Inputs& in, const Outputs& out, const Mismatch& m);
 // The lab's verdict on a run, used by the program's --check, the grader and the tests: every
 // work-group's sum within its bound, then the host total; else what differs and the mistake it matches.

@@ -72,6 +72,7 @@ Outputs run(const kit::Runtime& rt, const std::filesystem::path& kernel_file, co
   cl::Buffer scratch[2] = {cl::Buffer(rt.context, CL_MEM_READ_WRITE, first_groups * sizeof(std::int32_t)),
                            cl::Buffer(rt.context, CL_MEM_READ_WRITE, first_groups * sizeof(std::int32_t))};
   Outputs out;
+  out.kernel = kit::kernel_code(program, rt.device, kernel_file, name);
   std::size_t final_buffer = 0;
   const auto reduce = [&] {
     std::size_t count = c.elements;
@@ -131,7 +132,16 @@ std::optional<std::string> first_difference(const Case& c, const Outputs& out, c
   return std::nullopt;
 }
 
-std::string diagnose(const Case& c, const std::vector<std::int32_t>& in, const Outputs& out, const Expected& e) {
+namespace {
+
+std::string evidence(const Case& c, const std::vector<std::int32_t>& in, const Outputs& out, const Expected& e) {
+  // A tree loop without a barrier races: its sums depend on the schedule, so the code says so.
+  if (std::string race = kit::missing_loop_barrier(out.kernel, rung(c.rung).kernel,
+                                                   "a level can read scratch[tid + s] before the work-item that owns it "
+                                                   "has written the level before",
+                                                   "after the add");
+      !race.empty())
+    return race;
   for (std::size_t g = 0; g < e.first_pass.size() && g < out.first_pass.size(); ++g) {
     if (out.first_pass[g] == e.first_pass[g]) continue;
     const std::size_t first = g * c.per_group(), end = std::min(first + c.per_group(), in.size());
@@ -146,6 +156,12 @@ std::string diagnose(const Case& c, const std::vector<std::int32_t>& in, const O
     return "compare the tree with the rung's rule in the lab README (which work-items add, and what)";
   }
   return "";
+}
+
+}  // namespace
+
+std::string diagnose(const Case& c, const std::vector<std::int32_t>& in, const Outputs& out, const Expected& e) {
+  return kit::with_warnings(evidence(c, in, out, e), out.kernel);
 }
 
 kit::Verdict check(const Case& c, const std::vector<std::int32_t>& in, const Outputs& out, const Expected& e) {

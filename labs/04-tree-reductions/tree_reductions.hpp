@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "kit/device.hpp"
+#include "kit/kernel_code.hpp"
 #include "kit/program.hpp"
 #include "kit/timing.hpp"
 #include "kit/verdict.hpp"
@@ -46,6 +47,7 @@ struct Outputs {
   std::int64_t total = 0;
   int launches = 0;
   kit::Timing timing;  // all launches of one reduction, enqueue to finish
+  kit::KernelCode kernel;       // the file's code and its build's warnings, for the diagnosis
 };
 // Builds the file with -D WG_SIZE=L, then reduces with the rung's kernel: launch after launch,
 // ping-ponging between two scratch buffers (the input is never written), until one value remains.

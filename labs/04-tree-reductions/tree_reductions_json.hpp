@@ -18,13 +18,14 @@ inline void to_json(kit::json& j, const Case& c) {
 }
 
 inline void to_json(kit::json& j, const Outputs& out) {
-  j = {{"first_pass", out.first_pass}, {"total", out.total}, {"launches", out.launches}, {"seconds", out.timing.best}};
+  j = {{"first_pass", out.first_pass}, {"total", out.total}, {"launches", out.launches}, {"seconds", out.timing.best}, {"kernel", out.kernel}};
 }
 
 inline void from_json(const kit::json& j, Outputs& out) {
   j.at("first_pass").get_to(out.first_pass);
   j.at("total").get_to(out.total);
   j.at("launches").get_to(out.launches);
+  if (j.contains("kernel")) out.kernel = j.at("kernel").get<kit::KernelCode>();
 }
 
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(Expected, first_pass, total, launches)

@@ -107,6 +107,7 @@ Outputs run(const kit::Runtime& rt, const std::filesystem::path& kernel_file, co
   cl::Buffer work[2] = {cl::Buffer(rt.context, CL_MEM_READ_WRITE, bytes), cl::Buffer(rt.context, CL_MEM_READ_WRITE, bytes)};
   const cl::Buffer* last = &input;
   Outputs out;
+  out.kernel = kit::kernel_code(program, rt.device, kernel_file, name);
   const auto launch = [&](std::size_t items) {
     kit::launch(rt.queue, kernel, cl::NDRange(ceil_div(items, L) * L), cl::NDRange(L));
   };
@@ -198,8 +199,17 @@ std::optional<std::string> difference(const Case& c, const Outputs& out, const E
   return std::nullopt;
 }
 
-std::string diagnose(const Case& c, const std::vector<float>& in, const Outputs& out, const Expected& e) {
+namespace {
+
+std::string evidence(const Case& c, const std::vector<float>& in, const Outputs& out, const Expected& e) {
   if (!out.input_unchanged) return "";
+  // A tree loop without a barrier races: what a pass gives depends on the schedule, so the code says so.
+  if (std::string race = kit::missing_loop_barrier(out.kernel, method(c.method).kernel,
+                                                   "a level can read scratch[tid + s] before the work-item that owns it "
+                                                   "has written the level before",
+                                                   "after the combining step");
+      !race.empty())
+    return race;
   const double identity = c.op == Op::Sum ? 0.0 : c.op == Op::Min ? INFINITY : -INFINITY;
   if (double(out.result) == identity) return "the result is the operator's identity: no element was combined";
   if (c.elements > 1 && out.result == in[0]) return "the result is the first element: the passes' combining step is missing";
@@ -209,6 +219,12 @@ std::string diagnose(const Case& c, const std::vector<float>& in, const Outputs&
       return "the last element is missing: when the active length is odd, its tail element must still be counted";
   }
   return "check each pass's index arithmetic against the method's rule in the lab README";
+}
+
+}  // namespace
+
+std::string diagnose(const Case& c, const std::vector<float>& in, const Outputs& out, const Expected& e) {
+  return kit::with_warnings(evidence(c, in, out, e), out.kernel);
 }
 
 kit::Verdict check(const Case& c, const std::vector<float>& in, const Outputs& out, const Expected& e) {

@@ -9,6 +9,7 @@
 
 #include "kit/data.hpp"
 #include "kit/device.hpp"
+#include "kit/kernel_code.hpp"
 #include "kit/program.hpp"
 #include "kit/timing.hpp"
 #include "kit/verdict.hpp"
@@ -51,6 +52,7 @@ struct Outputs {
   int passes = 0;
   bool input_unchanged = true;  // the input buffer read back after the runs
   kit::Timing timing;           // the copy (in-place methods) and every pass
+  kit::KernelCode kernel;       // the file's code and its build's warnings, for the diagnosis
 };
 Outputs run(const kit::Runtime& rt, const std::filesystem::path& kernel_file, const Case& c,
             const std::vector<float>& in, int warmup, int repeats, const std::string& shown_as = "");

@@ -21,13 +21,14 @@ inline void to_json(kit::json& j, const Case& c) {
 
 inline void to_json(kit::json& j, const Outputs& out) {
   j = {{"result", kit::real_to_json(out.result)}, {"passes", out.passes}, {"input_unchanged", out.input_unchanged},
-       {"seconds", out.timing.best}};
+       {"seconds", out.timing.best}, {"kernel", out.kernel}};
 }
 
 inline void from_json(const kit::json& j, Outputs& out) {
   out.result = float(kit::real_from_json(j.at("result")));
   j.at("passes").get_to(out.passes);
   j.at("input_unchanged").get_to(out.input_unchanged);
+  if (j.contains("kernel")) out.kernel = j.at("kernel").get<kit::KernelCode>();
 }
 
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(Expected, value, abs)

@@ -1,5 +1,7 @@
 #include "cascade.hpp"
 
+#include <limits>
+
 #include <omp.h>
 
 #include <cmath>
@@ -66,6 +68,7 @@ Runner::Runner(const kit::Runtime& rt, const std::filesystem::path& kernel_file,
   const Case& c = c_;
   contiguous_ = lab06::contiguous(c.branch, rt.device);
   cl::Program program = kit::build_program(rt.context, rt.device, kernel_file, contiguous_ ? "-D CONTIGUOUS" : "", name);
+  kernel_ = kit::kernel_code(program, rt.device, kernel_file, name);
   dot_ = kit::make_kernel(program, signatures()[0], name);
   sum_ = kit::make_kernel(program, signatures()[1], name);
   if (c_.local == 0) {  // the default shape: see Case::local
@@ -85,6 +88,13 @@ Runner::Runner(const kit::Runtime& rt, const std::filesystem::path& kernel_file,
   b_ = cl::Buffer(rt.context, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, bytes, const_cast<float*>(in.b.data()));
   partials_ = cl::Buffer(rt.context, CL_MEM_READ_WRITE, groups_ * sizeof(float));
   result_ = cl::Buffer(rt.context, CL_MEM_READ_WRITE, sizeof(float));
+  // NaN in the partials and the result until a kernel writes them: a partial (or the result) that
+  // is never written shows as NaN wherever the buffers' memory came from, fresh zeros (the
+  // grader's) or a program's leftovers, so the program and the grader see the same evidence.
+  // (Written from the host, not filled: Oclgrind counts a written buffer as initialized.)
+  const std::vector<float> nans(groups_, std::numeric_limits<float>::quiet_NaN());
+  rt.queue.enqueueWriteBuffer(partials_, CL_TRUE, 0, groups_ * sizeof(float), nans.data());
+  rt.queue.enqueueWriteBuffer(result_, CL_TRUE, 0, sizeof(float), nans.data());
   host_partials_.resize(groups_);
   dot_.setArg(0, a_);
   dot_.setArg(1, b_);
@@ -129,6 +139,7 @@ Outputs Runner::run(int warmup, int repeats) {
   out.partials = host_partials_;
   out.result = host_result_;
   out.groups = groups_;
+  out.kernel = kernel_;
   out.local = c_.local;
   out.contiguous = contiguous_;
   return out;
@@ -183,7 +194,17 @@ std::optional<std::string> difference(const Case& c, const Outputs& out, const E
   return message;
 }
 
-std::string diagnose(const Case& c, const Inputs& in, const Outputs& out, const Expected& e) {
+namespace {
+
+std::string evidence(const Case& c, const Inputs& in, const Outputs& out, const Expected& e) {
+  // A tree loop without a barrier races: what it gives depends on the schedule, so the code says so.
+  for (const kit::KernelSignature& k : signatures())
+    if (std::string race = kit::missing_loop_barrier(out.kernel, k.name,
+                                                     "a level can read a value before the work-item that owns it has "
+                                                     "written the level before",
+                                                     "after the add");
+        !race.empty())
+      return race;
   const std::string branch = out.contiguous ? "the CPU branch (-D CONTIGUOUS, TODO 1a)" : "the GPU branch (the grid-stride loop, TODO 1b)";
   if (std::isnan(out.result)) return "the result is NaN: a partial sum was never written, or read from past the end";
   if (out.result == 0 && e.value != 0) return "the result is 0: in " + branch + ", does every work-item add its products?";
@@ -225,6 +246,12 @@ std::string diagnose(const Case& c, const Inputs& in, const Outputs& out, const 
            " of them would explain it, so which one cannot be told): in " + branch + ", check the loop's first index and bound";
   return "the result is off by " + kit::format_number(out.result - e.value) + " in " + branch +
          "; it matches none of the mistakes the check knows (nothing added, the tail missing or added twice, one float4 missing)";
+}
+
+}  // namespace
+
+std::string diagnose(const Case& c, const Inputs& in, const Outputs& out, const Expected& e) {
+  return kit::with_warnings(evidence(c, in, out, e), out.kernel);
 }
 
 kit::Verdict check(const Case& c, const Inputs& in, const Outputs& out, const Expected& e) {

@@ -11,6 +11,7 @@
 
 #include "kit/data.hpp"
 #include "kit/device.hpp"
+#include "kit/kernel_code.hpp"
 #include "kit/program.hpp"
 #include "kit/timing.hpp"
 #include "kit/verdict.hpp"
@@ -58,6 +59,7 @@ struct Outputs {
   bool contiguous = false;  // the branch that ran: -D CONTIGUOUS (the CPU's) or the grid-stride loop
   kit::Timing timing;  // the launch(es), and the partials' read-back and host add when combined there
   double kernel_best = 0;  // DotCascade's own device time (profiling event), best of the timed runs
+  kit::KernelCode kernel;       // the file's code and its build's warnings, for the diagnosis
 };
 
 // Builds the kernels once and keeps the buffers, so that one run can be timed against another's.
@@ -77,6 +79,7 @@ class Runner {
   std::size_t groups_;
   bool contiguous_ = false;
   cl::Kernel dot_, sum_;
+  kit::KernelCode kernel_;  // the file's code and warnings, handed to each run's Outputs
   cl::Buffer a_, b_, partials_, result_;
   std::vector<float> host_partials_;
   double host_result_ = 0;

@@ -25,7 +25,7 @@ inline void to_json(kit::json& j, const Case& c) {
 
 inline void to_json(kit::json& j, const Outputs& out) {
   j = {{"result", kit::real_to_json(out.result)}, {"partials", kit::reals_to_json(out.partials)}, {"groups", out.groups},
-       {"branch", out.contiguous ? "cpu" : "gpu"}, {"seconds", out.timing.best}};
+       {"branch", out.contiguous ? "cpu" : "gpu"}, {"seconds", out.timing.best}, {"kernel", out.kernel}};
 }
 
 inline void from_json(const kit::json& j, Outputs& out) {
@@ -33,6 +33,7 @@ inline void from_json(const kit::json& j, Outputs& out) {
   out.partials = kit::reals_from_json(j.value("partials", kit::json::array()));
   j.at("groups").get_to(out.groups);
   out.contiguous = j.at("branch") == "cpu";
+  if (j.contains("kernel")) out.kernel = j.at("kernel").get<kit::KernelCode>();
 }
 
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(Expected, value, abs)

@@ -77,8 +77,9 @@ std::optional<std::string> diagnose_total(const Case& c, double got, double expe
 
 std::string diagnose_atomic(const Case& c, double got, double expected) {
   if (auto known = diagnose_total(c, got, expected)) return *known;
-  return "an update was lost or counted twice: each group must add its partial once, after the tree's last barrier, "
-         "with an atomic operation (the compare-and-swap loop must retry until its swap succeeds)";
+  return "an update was lost or counted twice: work-groups add to one total, so each group must add its partial "
+         "once, from one work-item, with an atomic operation (atomic_add; for floats the compare-and-swap loop, "
+         "retried until its swap succeeds)";
 }
 
 std::string diagnose_contention(const Case& c, double got, double expected, bool some_right) {

@@ -430,3 +430,34 @@ TEST_CASE("lab 08 grading: a compare-and-swap float add without its retry loop f
   CHECK_MESSAGE(gradebook.find("plain-add,4,4") != std::string::npos, gradebook);   // the float cases only
   CHECK_MESSAGE(gradebook.find("solution,5,5") != std::string::npos, gradebook);
 }
+
+TEST_CASE("lab 08: the program's --check is as strict as the grader's contention cases, and its hints name atomics, not barriers") {
+  // The grader's contention case as a student runs it: 200 launches of 65536 positive whole numbers
+  // in groups of 8 on 2 PoCL threads. The float part is checked exactly on whole numbers (a lost
+  // update always shows); the int part checks every launch's total.
+  const auto check = [](const std::string& kernel) {
+    test::TempDir dir;
+    test::write(dir / "AtomicsScan.cl", kernel);
+    return test::run_command("POCL_MAX_PTHREAD_COUNT=2 POCL_AFFINITY=1 '" + std::string(KIT_BIN_DIR) +
+                             "/08-atomics-and-scan' --check --part atomics --elements 65536 --local 8 --repeats 200 -k '" +
+                             (dir / "AtomicsScan.cl").string() + "'");
+  };
+  const auto hints = [](const std::string& output) {
+    std::string all;
+    for (std::size_t at = output.find("hint: "); at != std::string::npos; at = output.find("hint: ", at + 1))
+      all += output.substr(at, output.find('\n', at) - at) + "\n";
+    return all;
+  };
+  const auto no_retry = check(without_retry());
+  CHECK_MESSAGE(no_retry.exit_code == 1, no_retry.output);
+  CHECK(no_retry.output.find("sum_float_atomic: ") != std::string::npos);
+  CHECK(hints(no_retry.output).find("again from a fresh read, in a loop, until atomic_cmpxchg returns the bits that were read") != std::string::npos);
+  CHECK(hints(no_retry.output).find("barrier") == std::string::npos);
+  const auto plain = check(test::replace_once(test::read(solution()), "        atomic_add(total, scratch[0]);", "        *total += scratch[0];"));
+  CHECK_MESSAGE(plain.exit_code == 1, plain.output);
+  CHECK(plain.output.find("sum_int_atomic: ") != std::string::npos);
+  CHECK(hints(plain.output).find("add each partial with atomic_add") != std::string::npos);
+  CHECK(hints(plain.output).find("barrier") == std::string::npos);
+  const auto good = check(test::read(solution()));
+  CHECK_MESSAGE(good.exit_code == 0, good.output);
+}

@@ -3,51 +3,12 @@
 #include <system_error>
 
 #include "core/files.hpp"
+#include "kit/kernel_code.hpp"
 #include "kit/program.hpp"
 
 namespace grader {
 
-std::string code_without_comments(const std::string& source) {
-  const std::string text = kit::editor_text(source);
-  std::string out, line;
-  const auto end_line = [&] {
-    while (!line.empty() && line.back() == ' ') line.pop_back();
-    out += line;
-    out += '\n';
-    line.clear();
-  };
-  const auto put_space = [&] {
-    if (!line.empty() && line.back() != ' ') line += ' ';
-  };
-  for (std::size_t i = 0; i < text.size(); ++i) {
-    const char c = text[i];
-    if (c == '\n') {
-      end_line();
-    } else if (c == '/' && i + 1 < text.size() && text[i + 1] == '/') {
-      while (i + 1 < text.size() && text[i + 1] != '\n') ++i;
-    } else if (c == '/' && i + 1 < text.size() && text[i + 1] == '*') {
-      put_space();  // a comment separates tokens
-      for (i += 2; i < text.size() && !(text[i] == '*' && i + 1 < text.size() && text[i + 1] == '/'); ++i)
-        if (text[i] == '\n') end_line();
-      ++i;
-    } else if (c == '"' || c == '\'') {
-      line += c;
-      for (++i; i < text.size() && text[i] != c && text[i] != '\n'; ++i) {
-        line += text[i];
-        if (text[i] == '\\' && i + 1 < text.size()) line += text[++i];
-      }
-      if (i < text.size() && text[i] == c) line += c;
-      else if (i < text.size()) end_line();
-    } else if (c == ' ' || c == '\t' || c == '\r' || c == '\f' || c == '\v') {
-      if (!line.empty()) put_space();
-    } else {
-      line += c;
-    }
-  }
-  if (!line.empty()) end_line();
-  while (out.size() >= 2 && out[out.size() - 1] == '\n' && out[out.size() - 2] == '\n') out.pop_back();  // blank lines at the end
-  return out;
-}
+std::string code_without_comments(const std::string& source) { return kit::code_without_comments(source); }
 
 bool same_as_starter(const std::string& source, const std::filesystem::path& kernel, const std::filesystem::path& starter) {
   std::error_code ec;

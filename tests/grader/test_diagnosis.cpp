@@ -1,0 +1,243 @@
+// One diagnosis per lab: a lab program's --check and `grader check` give the same verdict and the
+// same hint for the same kernel and case, whatever the kernel's mistake; a hint about the code is
+// never contradicted by the code; the compiler's warnings on the student's lines are part of it.
+#include <doctest/doctest.h>
+
+#include <fstream>
+#include <sstream>
+
+#include "kit/json.hpp"
+#include "kit/paths.hpp"
+#include "support.hpp"
+#include "tools/mutate.hpp"
+
+namespace {
+
+using kit::json;
+
+// How many mutants of each lab the agreement test takes: grader::pick_evenly's spread over all of
+// a lab's mutants in source order (the rule `grader mutants --max-per-lab` uses), so every kind of
+// change is met without choosing which ones.
+constexpr std::size_t kMutantsPerLab = 4;
+
+const char* kOnePoclThread = "POCL_MAX_PTHREAD_COUNT=1 ";
+
+json spec_of(const std::string& lab) { return json::parse(test::read(kit::root() / "grader" / "specs" / (lab + ".json"))); }
+
+std::string field(const json& c, const std::string& name) {
+  const json& v = c.at(name);
+  return v.is_string() ? v.get<std::string>() : v.dump();
+}
+
+// The lab program's options for one of the grader's cases: the same data, sizes and choices.
+std::string program_options(const std::string& lab, const json& c) {
+  std::string o = "-n " + field(c, "elements") + " -l " + field(c, "local") + " --seed " + field(c, "seed");
+  if (lab == "03-array-mult-reduce") return o + " --data " + field(c, "data");
+  if (lab == "04-tree-reductions") return o + " -r " + field(c, "rung");
+  if (lab == "05-multipass-reductions")
+    return o + " --data " + field(c, "data") + " --op " + field(c, "op") + " -m " + field(c, "method");
+  o += " -g " + field(c, "groups") + " --data " + field(c, "data") + " --combine " + field(c, "combine");
+  return c.contains("branch") ? o + " --branch " + field(c, "branch") : o;
+}
+
+// The text after "hint: " on each line that has one, in order.
+std::vector<std::string> hints_in(const std::string& output) {
+  std::vector<std::string> hints;
+  std::istringstream lines(output);
+  for (std::string line; std::getline(lines, line);)
+    if (const std::size_t at = line.find("hint: "); at != std::string::npos) hints.push_back(line.substr(at + 6));
+  return hints;
+}
+
+struct CaseVerdict {
+  json params;
+  bool failed = false;
+  std::string status;  // for a failed case: the status word `grader check` printed (wrong, timeout, crashed, ...)
+  std::string hint;    // the hint `grader check` printed for it ("" if none)
+};
+
+// Each visible case's verdict as `grader check` printed it: "  FAIL <name> ..." then its
+// "       hint: ..." line before the next case's line.
+std::vector<CaseVerdict> visible_verdicts(const json& spec, const std::string& output) {
+  std::vector<CaseVerdict> verdicts;
+  for (const json& c : spec.at("cases")) {
+    if (c.at("visibility") != "visible") continue;
+    CaseVerdict v{c, false, "", ""};
+    const std::string name = c.at("name").get<std::string>();
+    const std::size_t at = output.find("  FAIL " + name);
+    v.failed = at != std::string::npos;
+    if (v.failed) {
+      const std::size_t end = std::min(output.find("\n  PASS ", at + 1), output.find("\n  FAIL ", at + 1));
+      const std::string block = output.substr(at, end == std::string::npos ? std::string::npos : end - at);
+      const std::size_t status_at = block.find_first_not_of(' ', block.find('\n') + 1);
+      v.status = block.substr(status_at, block.find(':', status_at) - status_at);
+      const std::vector<std::string> hints = hints_in(block);
+      if (!hints.empty()) v.hint = hints.front();
+    }
+    verdicts.push_back(v);
+  }
+  return verdicts;
+}
+
+struct Checked {
+  test::Command grader;
+  std::vector<CaseVerdict> cases;
+};
+
+// `grader check LAB` on `kernel` placed as the lab's file in a folder of its own. With
+// `cases_only`, under a copy of the lab's spec without its speed case and its Oclgrind algorithm
+// check (the same cases, the kit's stored references): what a lab program's --check compares.
+Checked grader_check(const json& spec, const std::string& kernel, const test::TempDir& dir, bool cases_only = false) {
+  const std::string lab = spec.at("lab");
+  test::write(dir / lab / spec.at("kernel_file").get<std::string>(), kernel);
+  std::string specs;
+  if (cases_only) {
+    json copy = spec;
+    copy.erase("speed");
+    copy.erase("algorithm");
+    test::write(dir / "specs" / (lab + ".json"), copy.dump(2));
+    specs = "--specs '" + (dir / "specs").string() + "' ";
+  }
+  Checked c{test::run_program("grader", specs + "check " + lab.substr(0, 2) + " --dir '" + dir.path.string() + "'"), {}};
+  c.cases = visible_verdicts(spec, c.grader.output);
+  return c;
+}
+
+// The lab program's --check of `kernel` on one case, one PoCL thread, one run (as the grader runs
+// it), stopped after twice the case's time limit (a mutant can loop for ever; the grader stops it).
+test::Command program_check(const std::string& lab, const json& c, const std::filesystem::path& kernel) {
+  const int limit = 2 * spec_of(lab).at("time_limit_s").get<int>();
+  return test::run_command("timeout " + std::to_string(limit) + " env " + kOnePoclThread + "'" + KIT_BIN_DIR + "/" + lab + "' --check --warmup 0 --repeats 1 -k '" +
+                           kernel.string() + "' " + program_options(lab, c));
+}
+
+}  // namespace
+
+TEST_CASE("a lab program's --check and grader check agree on the kit's mutants of labs 03 to 06") {
+  std::size_t compared = 0, both_failed = 0;
+  for (const std::string lab : {"03-array-mult-reduce", "04-tree-reductions", "05-multipass-reductions", "06-cascade-reduction"}) {
+    const json spec = spec_of(lab);
+    const std::vector<grader::Mutant> all =
+        grader::make_mutants(test::read(kit::root() / "solutions" / lab / spec.at("kernel_file").get<std::string>()));
+    for (const std::size_t i : grader::pick_evenly(all.size(), kMutantsPerLab)) {
+      const grader::Mutant& m = all[i];
+      CAPTURE(lab);
+      CAPTURE(m.line);
+      CAPTURE(m.after);
+      test::TempDir dir;
+      const Checked checked = grader_check(spec, m.source, dir, true);
+      const std::filesystem::path kernel = dir / lab / spec.at("kernel_file").get<std::string>();
+      if (checked.grader.output.find("build-error:") != std::string::npos || checked.grader.output.find("rejected:") != std::string::npos) {
+        // Not built: the program refuses it too.
+        CHECK(program_check(lab, checked.cases.front().params, kernel).exit_code != 0);
+        ++compared;
+        continue;
+      }
+      // The mutants the visible cases decide: the first case that fails; else the program passes
+      // the last visible case (the largest of most labs) as the grader passes them all.
+      const auto failed = std::find_if(checked.cases.begin(), checked.cases.end(), [](const CaseVerdict& v) { return v.failed; });
+      const CaseVerdict& on = failed != checked.cases.end() ? *failed : checked.cases.back();
+      const test::Command program = program_check(lab, on.params, kernel);
+      CAPTURE(checked.grader.output);
+      CAPTURE(program.output);
+      CHECK((program.exit_code != 0) == on.failed);
+      ++compared;
+      // The diagnosis of a wrong result is the lab's; a time-out or a crash has none to compare.
+      if (on.failed && on.status == "wrong" && program.exit_code != 0) {
+        ++both_failed;
+        const std::vector<std::string> hints = hints_in(program.output);
+        REQUIRE(!hints.empty());
+        CHECK(hints.front() == on.hint);
+      }
+    }
+  }
+  CHECK(compared == 4 * kMutantsPerLab);
+  CHECK(both_failed > 0);  // the rule picks mutants that the visible cases catch
+}
+
+namespace {
+
+// The solution of lab 03 with one change, checked to occur once.
+std::string lab03_with(const std::string& from, const std::string& to) {
+  return test::replace_once(test::read(kit::root() / "solutions/03-array-mult-reduce/ArrayMultReduce.cl"), from, to);
+}
+
+}  // namespace
+
+TEST_CASE("lab 03 without the loop's barrier gets one hint from the program on real data and several threads and from grader check") {
+  const json spec = spec_of("03-array-mult-reduce");
+  test::TempDir dir;
+  const std::string kernel = lab03_with("        barrier(CLK_LOCAL_MEM_FENCE);   // every value of the previous level is in prods\n", "");
+  const Checked checked = grader_check(spec, kernel, dir);
+  CHECK(checked.grader.exit_code == 1);
+  const std::vector<std::string> from_grader = hints_in(checked.grader.output);
+  REQUIRE(!from_grader.empty());
+  CHECK(from_grader.front().find("tree loop (line ") != std::string::npos);
+  CHECK(from_grader.front().find("Put barrier(CLK_LOCAL_MEM_FENCE) inside the loop") != std::string::npos);
+  // As a student runs it: many work-groups of real data, warm-up runs, every core's PoCL thread.
+  const auto program = test::run_program("03-array-mult-reduce", "--check -n 1Mi -l 256 --data real -k '" +
+                                                                     (dir / "03-array-mult-reduce" / "ArrayMultReduce.cl").string() + "'");
+  CAPTURE(program.output);
+  CHECK(program.exit_code == 1);
+  const std::vector<std::string> from_program = hints_in(program.output);
+  REQUIRE(!from_program.empty());
+  CHECK(from_program.front() == from_grader.front());
+}
+
+TEST_CASE("a kernel whose loop has its barrier is not told to add one, and sees the compiler's warning on its own line") {
+  const json spec = spec_of("03-array-mult-reduce");
+  test::TempDir dir;
+  // The group id where the local id belongs, and `&` below `==`: wgNum & (mask == 0) is always 0.
+  const std::string kernel = lab03_with("        if ((tnum & mask) == 0)\n", "        if (wgNum & mask == 0)\n");
+  int line = 1;
+  for (std::size_t i = 0; i < kernel.find("if (wgNum & mask == 0)"); ++i) line += kernel[i] == '\n';
+  const std::string warning = "ArrayMultReduce.cl:" + std::to_string(line) + ": & has lower precedence than ==";
+  const Checked checked = grader_check(spec, kernel, dir);
+  CHECK(checked.grader.exit_code == 1);
+  const std::vector<std::string> from_grader = hints_in(checked.grader.output);
+  REQUIRE(!from_grader.empty());
+  CHECK(from_grader.front().find("Put barrier") == std::string::npos);
+  CHECK(from_grader.front().find("although the loop has its barrier") != std::string::npos);
+  CHECK(from_grader.front().find(warning) != std::string::npos);
+  const auto program = test::run_program("03-array-mult-reduce", "--check -n 64Ki -l 32 --data int -k '" +
+                                                                     (dir / "03-array-mult-reduce" / "ArrayMultReduce.cl").string() + "'");
+  CHECK(program.exit_code == 1);
+  const std::vector<std::string> from_program = hints_in(program.output);
+  REQUIRE(!from_program.empty());
+  CHECK(from_program.front() == from_grader.front());
+}
+
+TEST_CASE("a kernel that never writes dC is not told about dC[get_global_id(0)] unless it writes there") {
+  const json spec = spec_of("03-array-mult-reduce");
+  // No store at all; a store at the global id, kept inside dC (so work-group 1's slot stays unwritten).
+  for (const auto& [store, named] : {std::pair{";", false}, std::pair{"if (gid < get_num_groups(0)) dC[gid] = prods[0];", true}}) {
+    CAPTURE(store);
+    test::TempDir dir;
+    const Checked checked = grader_check(spec, lab03_with("        dC[wgNum] = prods[0];\n", std::string("        ") + store + "\n"), dir);
+    const std::vector<std::string> hints = hints_in(checked.grader.output);
+    REQUIRE(!hints.empty());
+    CHECK(hints.front().find("was never written") != std::string::npos);
+    CHECK((hints.front().find("(not dC[get_global_id(0)])") != std::string::npos) == named);
+  }
+}
+
+TEST_CASE("lab 05's ping-pong tree without its barrier is told so, by the program and by grader check") {
+  const json spec = spec_of("05-multipass-reductions");
+  const std::string solution = test::read(kit::root() / "solutions/05-multipass-reductions/MultipassReductions.cl");
+  const std::size_t kernel_at = solution.find("pingpong_pass(");
+  const std::string barrier = "        barrier(CLK_LOCAL_MEM_FENCE);\n";
+  const std::size_t at = solution.find(barrier, kernel_at);
+  REQUIRE(at != std::string::npos);
+  std::string kernel = solution;
+  kernel.erase(at, barrier.size());
+  test::TempDir dir;
+  const Checked checked = grader_check(spec, kernel, dir);
+  const auto failed = std::find_if(checked.cases.begin(), checked.cases.end(), [](const CaseVerdict& v) { return v.failed; });
+  REQUIRE(failed != checked.cases.end());
+  CHECK(failed->hint.find("pingpong_pass's tree loop (line ") != std::string::npos);
+  CHECK(failed->hint.find("Put barrier(CLK_LOCAL_MEM_FENCE) inside the loop") != std::string::npos);
+  const auto program = program_check("05-multipass-reductions", failed->params, dir / "05-multipass-reductions" / "MultipassReductions.cl");
+  const std::vector<std::string> from_program = hints_in(program.output);
+  REQUIRE(!from_program.empty());
+  CHECK(from_program.front() == failed->hint);
+}
