@@ -311,7 +311,7 @@ void run_commands(const fs::path& tree, const fs::path& readme, const std::strin
   try {
     shown = commands(readme, shown_as);
   } catch (const std::exception& e) {
-    FAIL_CHECK(e.what());
+    FAIL_CHECK(std::string(e.what()));
     return;
   }
   try {
@@ -319,7 +319,7 @@ void run_commands(const fs::path& tree, const fs::path& readme, const std::strin
       for (const auto& missing : unmatched_quotes(quote.lines, read(tree / quote.log)))
         FAIL_CHECK(quote.where << ": the quoted line `" << missing << "` has no line of its shape in " << quote.log);
   } catch (const std::exception& e) {
-    FAIL_CHECK(e.what());
+    FAIL_CHECK(std::string(e.what()));
   }
   for (const Shown& s : shown) {
     const bool kit_only = s.comment.find("kit only") != std::string::npos;

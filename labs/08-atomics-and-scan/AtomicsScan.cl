@@ -300,11 +300,12 @@ dot_single_pass(global const float *dA, global const float *dB, local float *scr
     tree_sum(scratch);
 
     // student: todo-14
-    // TODO: the group's partial, scratch[0], goes to partials[group]; then ONE work-item takes a
-    // ticket with atomic_inc(ticket), which returns the count before its own increment, and sets
-    // `last` when it drew G - 1. Between the store and the ticket a mem_fence(CLK_GLOBAL_MEM_FENCE):
-    // without it the ticket may be seen before the partial, and the last group adds a stale value.
-    // Fence again after the ticket, then a barrier (local and global) so the whole group sees `last`.
+    // TODO: publish this group's partial sum (scratch[0]) where the last group to finish will read
+    // it, then learn whether this group is that last one: one work-item draws a ticket from the
+    // shared counter with an atomic (the count it returns says how many groups finished before).
+    // Invariant: a group's partial is visible in global memory before its ticket is (README, part 4:
+    // which fence makes it so, and what the last group adds without it); every work-item of the
+    // group knows `last` before the test below.
     // student-end
 
     // The same value in every work-item of a group: the whole group goes on, or none of it.
@@ -312,9 +313,8 @@ dot_single_pass(global const float *dA, global const float *dB, local float *scr
         return;
 
     // student: todo-15
-    // TODO: the last group adds the G partials: each work-item every L-th one (t = tid, tid + L, ...),
-    // into scratch[tid], a barrier, then tree_sum(scratch); work-item 0 writes result[0] and sets
-    // the ticket back to 0 with atomic_xchg (an atomic: other groups reach it with atomics too), so
-    // the next launch starts from 0 with no write from the host.
+    // TODO: the last group adds all G partials, every work-item taking its share, and stores the
+    // total in result[0]; it leaves the ticket counter ready for the next launch with no write from
+    // the host (other groups reach the counter with atomics, so it is reset with one too).
     // student-end
 }

@@ -86,7 +86,7 @@ TEST_CASE("a right but slow cascade loses speed points and is shown the spec's h
 
 namespace {
 // The speed estimate line's figure and points: "estimated 0.97 of the solution's speed (noise band
-// 0.90 .. 1.05), worth 4.00 of 4.00 points by the speed case's rule (...; 3.60 .. 4.00 across the band)".
+// 0.90 .. 1.05), worth 4.00 of 4.00 points by the speed case's rule at the band's high end (...)".
 struct Estimate {
   double figure = -1, low = -1, high = -1, points = -1, max = -1;
 };
