@@ -176,6 +176,11 @@ std::vector<std::string> named_paths(const fs::path& readme, const std::vector<s
   std::vector<std::string> out;
   for (std::string p : spans) {
     while (!p.empty() && std::string(".,;:)").find(p.back()) != std::string::npos) p.pop_back();
+    if (p.rfind("../", 0) == 0 || p.rfind("./", 0) == 0) {  // a relative link (an image, a file): from the README's folder
+      const std::string target = (readme.parent_path() / p).lexically_normal().string();
+      if (std::find(out.begin(), out.end(), target) == out.end()) out.push_back(target);
+      continue;
+    }
     bool top = false;
     for (const auto& t : tops) top = top || p == t || (t.back() == '/' && p.rfind(t, 0) == 0) || p + "/" == t;
     if (!top) continue;

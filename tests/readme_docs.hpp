@@ -57,7 +57,8 @@ std::vector<QuotedLog> quoted_logs(const std::filesystem::path& readme, const st
 
 // Paths the README names in `backticks` (outside fenced blocks) or as a link target: those that
 // start with one of `tops` (`labs/`, `Makefile`, `build/bin/` ...), without placeholders (`<lab>`,
-// `NN`, `09-name`, `{a,b}`, `...`). Globs (`*`) are kept, to be listed with `ls -d`.
+// `NN`, `09-name`, `{a,b}`, `...`). Globs (`*`) are kept, to be listed with `ls -d`. A link target
+// relative to the README (`../../docs/...`, an image) is given as the absolute path it points to.
 std::vector<std::string> named_paths(const std::filesystem::path& readme, const std::vector<std::string>& tops);
 
 // Runs every command `commands()` finds in `readme`, from `tree`, under `env` (VAR=value ...),
