@@ -105,4 +105,9 @@ TEST_CASE("the README parser: a plain block holding a command is refused, `exits
   CHECK(test::docs::help_of("GITHUB_OUTPUT=x build/bin/grader --specs s check 03 --classroom") == "build/bin/grader check --help");
   CHECK(test::docs::flags_of("build/bin/grader grade [--jobs N] --labs=03 -p nvidia -1") ==
         std::vector<std::string>{"--jobs", "--labs", "-p"});
+  // A link relative to the README (an image two folders up) is named by the path it points to, so
+  // a picture missing from a tree (the student release) is found.
+  test::write(dir / "labs" / "03" / "c.md", "![a drawing](../../docs/figures/x.svg) and `labs/03/c.md`\n");
+  const auto named = test::docs::named_paths(dir / "labs" / "03" / "c.md", {"labs/"});
+  CHECK(named == std::vector<std::string>{"labs/03/c.md", (dir / "docs" / "figures" / "x.svg").string()});
 }

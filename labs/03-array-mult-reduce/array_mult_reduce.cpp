@@ -131,15 +131,6 @@ kit::Verdict check(const Case& c, const Inputs& in, const Outputs& out, const Ex
 
 namespace lab03 {
 
-kit::LocalSizeRule local_size_rule(std::size_t elements) {
-  kit::LocalSizeRule rule;
-  rule.power_of_two = true;
-  rule.power_why = "the bitmask tree adds prods[tnum + offset] for offset = 1, 2, 4, ..., which stays inside the group "
-                   "only when it has 1, 2, 4, 8, ... work-items";
-  rule.divides = elements;
-  rule.divides_why = "this lab runs whole work-groups of one element per work-item";
-  return rule;
-}
 namespace {
 
 // What the bitmask tree computes in float when `level_barriers` is false and work-items run one
