@@ -5,6 +5,7 @@
 
 #include <atomic>
 #include <chrono>
+#include <filesystem>
 #include <thread>
 #include <vector>
 
@@ -60,4 +61,19 @@ TEST_CASE("device lock: exclusive holders one at a time, shared ones together, o
   }
   shared.join();
   CHECK_FALSE(exclusive_saw_shared_running);
+}
+
+TEST_CASE("device lock: the lock file any grader makes can be taken by every other grader on the machine") {
+  // A grader run by one user (root, or a TA) must not leave a lock file another user's grader
+  // cannot open: that one would grade unlocked. The file is made readable and writable by all.
+  const kit::DeviceOptions d = device_named("kit-lock-mode-test");
+  const std::filesystem::path file = DeviceLock::file(d);
+  std::filesystem::remove(file);
+  { const DeviceLock lock(d, DeviceLock::Mode::Shared); }
+  REQUIRE(std::filesystem::exists(file));
+  const auto perms = std::filesystem::status(file).permissions();
+  CHECK((perms & std::filesystem::perms::others_read) != std::filesystem::perms::none);
+  CHECK((perms & std::filesystem::perms::others_write) != std::filesystem::perms::none);
+  std::filesystem::remove(file);
+  std::filesystem::remove(file.string() + ".turnstile");
 }
