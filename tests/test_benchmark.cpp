@@ -14,10 +14,13 @@ TEST_CASE("the benchmark's quick mode measures every kernel and writes the CSV")
   CHECK(run.output.find("needs 0.02 GiB on the host") != std::string::npos);
   CHECK(run.output.find("Cascade / OpenMP, alternating at N = 2Mi: ") != std::string::npos);
   const std::string csv = test::read(dir / "q.csv");
-  for (const char* kernel : {",ArrayMultReduce,", ",CascadeDot,", ",SinglePassDot,", ",Latency floor,", ",StreamRead roof,",
+  for (const char* kernel : {",ArrayMultReduce,", ",ArrayMultReduce + host sum,", ",CascadeDot,", ",SinglePassDot,", ",Latency floor,", ",StreamRead roof,",
                              ",OpenMP simd (host CPU),"})
     CHECK_MESSAGE(csv.find(kernel) != std::string::npos, kernel);
-  CHECK(std::count(csv.begin(), csv.end(), '\n') == 1 + 2 * (2 + 5));  // header; per size 2 work-group sizes + 5
+  CHECK(std::count(csv.begin(), csv.end(), '\n') == 1 + 2 * (2 * 2 + 5));  // header; per size 2 x 2 lab 03 rows + 5
+  // The per-size summary: the single launch against the roof and the slide kernel's whole reduction.
+  CHECK(run.output.find("Per size (GNum/s, best of 2): N, SinglePassDot, roof, single / roof") != std::string::npos);
+  CHECK(run.output.find("\n     2Mi  ") != std::string::npos);
   CHECK(csv.find("Portable Computing Language") != std::string::npos);
 
   // The plots, from the CSV just written.
@@ -32,7 +35,7 @@ TEST_CASE("the benchmark's quick mode measures every kernel and writes the CSV")
   const auto bad = test::run_command(test::kit_path("scripts/plot_benchmark.py") + " " + (dir / "q.csv").string() + " --out " +
                                      (dir / "p2").string());
   CHECK(bad.exit_code != 0);
-  CHECK(bad.output.find("q.csv:16: expected 14 fields, found 3") != std::string::npos);
+  CHECK(bad.output.find("q.csv:20: expected 14 fields, found 3") != std::string::npos);
 }
 
 TEST_CASE("sizes that do not fit are refused with the figures") {

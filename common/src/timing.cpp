@@ -23,14 +23,21 @@ double median(std::vector<double> values) { return quantile(std::move(values), 0
 Timing time_runs(int warmup, int repeats, const std::function<void()>& run) {
   if (repeats < 1) throw std::invalid_argument("time_runs needs at least one timed repeat");
   for (int i = 0; i < warmup; ++i) run();
-  Timing t;
+  std::vector<double> samples;
   for (int i = 0; i < repeats; ++i) {
     const double t0 = omp_get_wtime();
     run();
-    t.samples.push_back(omp_get_wtime() - t0);
+    samples.push_back(omp_get_wtime() - t0);
   }
-  t.best = *std::min_element(t.samples.begin(), t.samples.end());
-  t.median = median(t.samples);
+  return timing_of(std::move(samples));
+}
+
+Timing timing_of(std::vector<double> samples) {
+  if (samples.empty()) throw std::invalid_argument("timing_of needs at least one timed run");
+  Timing t;
+  t.best = *std::min_element(samples.begin(), samples.end());
+  t.median = median(samples);
+  t.samples = std::move(samples);
   return t;
 }
 

@@ -43,7 +43,8 @@ Inputs make_inputs(const Case& c);
 struct Outputs {
   std::vector<float> partials;  // dC after the last run, one sum per work-group
   double total = 0;             // the partials added on the host (in double)
-  kit::Timing timing;           // enqueue + finish, seconds
+  kit::Timing timing;           // enqueue + finish, seconds (the slide's way: the kernel alone)
+  kit::Timing whole;            // the same runs to the total on the host: + reading the partials and adding them
   kit::KernelCode kernel;       // the file's code and its build's warnings, for the diagnosis
 };
 

@@ -3,6 +3,7 @@
 
 #include <omp.h>
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 
@@ -37,9 +38,9 @@ SinglePass::SinglePass(const kit::Runtime& rt, const std::filesystem::path& kern
   }
   if (!power_of_two(local_)) throw kit::Error("dot_single_pass: local size " + str(local_) + " must be a power of two (its trees halve it)");
   kit::check_local_size(rt.device, kernel_, local_, local_ * sizeof(float));
+  const std::size_t units = rt.device.getInfo<CL_DEVICE_MAX_COMPUTE_UNITS>();
   groups_ = shape.groups ? shape.groups
-                         : (cpu ? kSinglePassGroupsPerComputeUnitCpu : kSinglePassGroupsPerComputeUnitGpu) *
-                               rt.device.getInfo<CL_DEVICE_MAX_COMPUTE_UNITS>();
+                         : cpu ? kSinglePassGroupsPerComputeUnitCpu * units : single_pass_gpu_groups(elements, local_, units);
   kit::check_float_array(rt.device, elements);
   const std::size_t bytes = elements * sizeof(float);
   const cl_uint zero = 0;
@@ -57,6 +58,11 @@ SinglePass::SinglePass(const kit::Runtime& rt, const std::filesystem::path& kern
   kernel_.setArg(4, ticket_);
   kernel_.setArg(5, result_);
   kernel_.setArg(6, cl_uint(elements));
+}
+
+std::size_t single_pass_gpu_groups(std::size_t elements, std::size_t local, std::size_t units) {
+  const std::size_t per_unit = (elements + 32 * local * units) / (64 * local * units);  // rounded to the nearest
+  return std::clamp<std::size_t>(per_unit, 2, 8) * units;
 }
 
 float SinglePass::run_once(bool poison) {

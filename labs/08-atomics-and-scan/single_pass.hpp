@@ -19,15 +19,19 @@ namespace lab08 {
 struct Case;
 
 // The kernel's shape: L (0: 1 on a CPU, else the largest power of two up to 256 the kernel allows)
-// and G (0: kSinglePassGroupsPerComputeUnit{Cpu,Gpu} x the compute units). The last group adds G
-// partials, ceil(G / L) loads per work-item, which a GPU waits for at the end of the launch:
-// fewer groups than lab 06's 64 per compute unit keep that tail short. On an H100 (L = 256) 4 and
-// 8 per compute unit were the fastest of 4 to 64 at 16Mi, within 2 % of the best at 256Mi
+// and G (0: the default below). The last group adds G partials, ceil(G / L) loads per work-item,
+// which a GPU waits for at the end of the launch, so G is no larger than the sweep needs: on a GPU
+// one group per 64 L elements (each work-item sweeping 64 floats of each array), rounded to whole
+// compute units and kept between 2 and 8 groups per compute unit (8 of 256 fill an H100's compute
+// unit); on a CPU kSinglePassGroupsPerComputeUnitCpu per compute unit. On an H100 (L = 256), 2 per
+// compute unit were the fastest of 1 to 16 up to 4Mi and 8 from 16Mi on
 // (slides/data/logs/NVIDIA-H100-2026-11-25-single-pass-groups.txt).
 struct SinglePassShape {
   std::size_t local = 0, groups = 0;
 };
-inline constexpr std::size_t kSinglePassGroupsPerComputeUnitCpu = 8, kSinglePassGroupsPerComputeUnitGpu = 4;
+inline constexpr std::size_t kSinglePassGroupsPerComputeUnitCpu = 8;
+// G on a GPU for N elements, work-groups of L and `units` compute units (the rule above).
+std::size_t single_pass_gpu_groups(std::size_t elements, std::size_t local, std::size_t units);
 
 struct SinglePassOutputs {
   float result = 0;

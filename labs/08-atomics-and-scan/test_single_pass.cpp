@@ -76,3 +76,13 @@ TEST_CASE("lab 08 single pass: the bound is 0 for whole numbers below 2^24, gamm
   CHECK(big > 0);
   CHECK(big < 1e-4 * 0x1p25);  // D = 1 + 32 + 3 + 8 + 3 + 8 = 55 roundings: gamma_55 ~ 3.3e-6
 }
+
+TEST_CASE("lab 08 single pass: a GPU's default G is one group per 64 L elements, 2 to 8 per compute unit") {
+  // 132 compute units (an H100), L = 256: 64 L x 132 = 2Mi elements per group of each compute unit.
+  CHECK(lab08::single_pass_gpu_groups(std::size_t(1) << 20, 256, 132) == 2 * 132);   // 0.5 per unit: the floor of 2
+  CHECK(lab08::single_pass_gpu_groups(std::size_t(4) << 20, 256, 132) == 2 * 132);
+  CHECK(lab08::single_pass_gpu_groups(std::size_t(8) << 20, 256, 132) == 4 * 132);
+  CHECK(lab08::single_pass_gpu_groups(std::size_t(14) << 20, 256, 132) == 7 * 132);  // rounded to the nearest
+  CHECK(lab08::single_pass_gpu_groups(std::size_t(16) << 20, 256, 132) == 8 * 132);
+  CHECK(lab08::single_pass_gpu_groups(std::size_t(256) << 20, 256, 132) == 8 * 132);  // the ceiling of 8
+}

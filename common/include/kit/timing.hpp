@@ -13,6 +13,8 @@ struct Timing {
 
 // Calls `run` `warmup` times untimed, then `repeats` times timed. `run` must enqueue and wait.
 Timing time_runs(int warmup, int repeats, const std::function<void()>& run);
+// The best and the median of timed runs' seconds (at least one).
+Timing timing_of(std::vector<double> samples);
 
 // How much faster `a` is than `b`, pair by pair: the median of (seconds of b / seconds of a) and
 // the quartiles of those ratios (the middle half of the pairs lies between them).
