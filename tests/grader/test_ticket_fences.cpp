@@ -27,10 +27,12 @@ std::string edited(const std::string& from, const std::string& to) {
   return s.replace(at, from.size(), to);
 }
 
-// The 1-based line of the solution on which `text` starts.
+// The 1-based line of the solution on which `text` first starts inside dot_single_pass.
 std::string line_of(const std::string& text) {
   const std::string s = solution();
-  return "line " + std::to_string(1 + std::count(s.begin(), s.begin() + long(s.find(text)), '\n'));
+  const std::size_t at = s.find(text, s.find("dot_single_pass(global const float"));
+  REQUIRE(at != std::string::npos);
+  return "line " + std::to_string(1 + std::count(s.begin(), s.begin() + long(at), '\n'));
 }
 
 }  // namespace
@@ -48,21 +50,21 @@ TEST_CASE("ticket fences: each fence removed, or made a barrier or the wrong kin
   const std::string store = line_of("partials[get_group_id(0)] = scratch[0];"), ticket = line_of("last = (atomic_inc(ticket)");
   const std::string read = line_of("sum += partials[t];");
   const std::string no_release = grader::ticket_fence_fault(edited(kRelease, "        partials[get_group_id(0)] = scratch[0];\n\n"), {});
-  CHECK(no_release.find("between the store into partials (" + store + ") and the ticket's atomic_inc (" + ticket + ")") != std::string::npos);
+  CHECK_MESSAGE(no_release.find("between the store into partials (" + store + ") and the ticket's atomic_inc (" + ticket + ")") != std::string::npos, no_release);
   CHECK(no_release.find("write_mem_fence") != std::string::npos);
   const std::string no_acquire = grader::ticket_fence_fault(edited(kAcquire, "\n"), {});
   CHECK(no_acquire.find("between the ticket's atomic_inc (" + ticket + ") and the read of partials (" + read + ")") != std::string::npos);
   CHECK(no_acquire.find("read_mem_fence") != std::string::npos);
   // A barrier orders only within a work-group; a write fence does not order the reads after the
   // ticket, nor a read fence the store before it; a local fence orders no global memory.
-  for (const std::string& release : {"barrier(CLK_GLOBAL_MEM_FENCE);", "read_mem_fence(CLK_GLOBAL_MEM_FENCE);", "mem_fence(CLK_LOCAL_MEM_FENCE);"})
-    CHECK_MESSAGE(grader::ticket_fence_fault(edited(kRelease, "        partials[get_group_id(0)] = scratch[0];\n        " + release + "\n"), {})
+  for (const char* release : {"barrier(CLK_GLOBAL_MEM_FENCE);", "read_mem_fence(CLK_GLOBAL_MEM_FENCE);", "mem_fence(CLK_LOCAL_MEM_FENCE);"})
+    CHECK_MESSAGE(grader::ticket_fence_fault(edited(kRelease, "        partials[get_group_id(0)] = scratch[0];\n        " + std::string(release) + "\n"), {})
                           .find("between the store into partials") != std::string::npos,
-                  release);
-  for (const std::string& acquire : {"barrier(CLK_GLOBAL_MEM_FENCE);", "write_mem_fence(CLK_GLOBAL_MEM_FENCE);"})
-    CHECK_MESSAGE(grader::ticket_fence_fault(edited(kAcquire, "        " + acquire + "\n"), {}).find("and the read of partials") !=
+                  std::string(release));
+  for (const char* acquire : {"barrier(CLK_GLOBAL_MEM_FENCE);", "write_mem_fence(CLK_GLOBAL_MEM_FENCE);"})
+    CHECK_MESSAGE(grader::ticket_fence_fault(edited(kAcquire, "        " + std::string(acquire) + "\n"), {}).find("and the read of partials") !=
                       std::string::npos,
-                  acquire);
+                  std::string(acquire));
   // A fence only in a comment is no fence.
   CHECK(grader::ticket_fence_fault(edited(kAcquire, "        // mem_fence(CLK_GLOBAL_MEM_FENCE);\n"), {}) != "");
   CHECK(grader::ticket_fence_fault(test::read(kit::lab_file("08-atomics-and-scan", "AtomicsScan.cl", false)), {}) != "");
