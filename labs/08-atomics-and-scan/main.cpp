@@ -9,12 +9,14 @@
 #include <iostream>
 
 #include "atomics_scan.hpp"
+#include "cascade.hpp"
 #include "kit/cli.hpp"
 #include "kit/data.hpp"
 #include "kit/errors.hpp"
 #include "kit/paths.hpp"
 #include "kit/reference.hpp"
 #include "kit/timing.hpp"
+#include "single_pass.hpp"
 
 namespace {
 
@@ -199,6 +201,53 @@ void scans(lab08::Runner& runner, lab08::Case c, int warmup, int repeats, Checks
   }
 }
 
+
+// Launches checked in a row with no reset of the ticket from the host, as the grader's repeats case:
+// a kernel that does not set the ticket back gets every launch after the first wrong.
+constexpr int kSinglePassCheckedLaunches = 3;
+
+// Part 4: dot_single_pass on this run's N of whole numbers -8..8 (the grader's data), in its own
+// default shape, each launch poisoned first (a launch that writes no result shows); then timed
+// against lab 06's cascade (its own default shape, host combine) on the same data. Lab 06's kernel
+// is the one beside this lab's: the solution's with --solution, else labs/06's.
+void single_pass(const kit::Runtime& rt, const std::filesystem::path& file, const std::filesystem::path& cascade_file,
+                 const lab08::Case& c, int warmup, int repeats, Checks& checks) {
+  const std::vector<float> a = lab08::dot_input(c, 0), b = lab08::dot_input(c, 1);
+  const lab08::DotExpected e = lab08::expected_dot(a, b);
+  lab08::SinglePass pass(rt, file, c.elements, {}, a.data(), b.data());
+  std::string verdict;
+  if (checks.enabled) {
+    const lab08::SinglePassOutputs checked = pass.run(0, kSinglePassCheckedLaunches, true);
+    std::vector<std::pair<double, int>> runs;
+    for (double r : checked.results) runs.push_back({r, 1});
+    verdict = checks.verdict("dot_single_pass", lab08::check_single_pass(c.elements, pass.local(), pass.groups(), runs, e));
+  }
+  const lab08::SinglePassOutputs timed = pass.run(warmup, repeats, false);
+  std::printf("Part 4: single pass. Dot product of N = %zu (%s) whole numbers -8..8, best of %d runs, each timed from launch "
+              "to the result on the host\n",
+              c.elements, kit::format_count(c.elements).c_str(), repeats);
+  std::printf("%-52s %10s %10s %18s %18s %s\n", "how", "time (ms)", "GNum/s", "result", "expected", checks.enabled ? "check" : "");
+  const std::string name = "dot_single_pass: " + std::to_string(pass.groups()) + " groups of " + std::to_string(pass.local()) + ", 1 launch";
+  std::printf("%-52s %10.3f %10.2f %18.1f %18.1f %s\n", name.c_str(), timed.timing.best * 1e3,
+              double(c.elements) / timed.timing.best / 1e9, timed.result, e.exact, verdict.c_str());
+  if (checks.enabled)
+    std::printf("checked: %d launches in a row, the ticket never reset from the host, each result set to NaN before its launch\n",
+                kSinglePassCheckedLaunches);
+  lab06::Case cc{c.elements, 0, 0, kit::DataKind::Integers, c.seed, false, lab06::Branch::Device};
+  const lab06::Inputs in{a, b};
+  lab06::Runner cascade(rt, cascade_file, cc, in);
+  const lab06::Outputs out = cascade.run(warmup, repeats);
+  const std::string cascade_name = "lab 06 DotCascade: " + std::to_string(cascade.groups()) + " groups of " +
+                                   std::to_string(cascade.local()) + " + host add";
+  if (const auto wrong = lab06::difference(cc, out, lab06::expected(in))) {
+    std::printf("%-52s not compared: %s is wrong: %s\n\n", cascade_name.c_str(), cascade_file.string().c_str(), wrong->c_str());
+    return;
+  }
+  std::printf("%-52s %10.3f %10.2f %18.1f %18.1f\n", cascade_name.c_str(), out.timing.best * 1e3,
+              double(c.elements) / out.timing.best / 1e9, out.result, e.exact);
+  std::printf("single pass / cascade, time: %.2fx (best of %d each)\n\n", timed.timing.best / out.timing.best, repeats);
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -207,11 +256,11 @@ int main(int argc, char** argv) {
     kit::DeviceOptions device;
     kit::add_device_options(app, device);
     std::string elements = "16Mi", run = "64Ki";
-    std::vector<std::string> chosen{"atomics", "accuracy", "scan"};
+    std::vector<std::string> chosen{"atomics", "accuracy", "scan", "single-pass"};
     lab08::Case c;
     Checks checks;
     int warmup = 1, repeats = 5;
-    app.add_option("--part", chosen, "Parts to run: atomics, accuracy, scan")->delimiter(',')->capture_default_str();
+    app.add_option("--part", chosen, "Parts to run: atomics, accuracy, scan, single-pass")->delimiter(',')->capture_default_str();
     app.add_option("-n,--elements", elements, "N, any size up to 2^27; suffixes K, M, G, Ki, Mi, Gi")->capture_default_str();
     app.add_option("-l,--local", c.local, "Work-group size L (a power of two, 2 to 4096)")->capture_default_str();
     app.add_option("--run", run, "Accuracy: elements per run (a power of two, 2 to 1Mi)")->capture_default_str();
@@ -224,7 +273,8 @@ int main(int argc, char** argv) {
     c.elements = kit::parse_count(elements);
     c.run = kit::parse_count(run);
     for (const std::string& p : chosen)
-      if (p != "atomics" && p != "accuracy" && p != "scan") throw kit::Error("part '" + p + "' is not one of: atomics, accuracy, scan");
+      if (p != "atomics" && p != "accuracy" && p != "scan" && p != "single-pass")
+        throw kit::Error("part '" + p + "' is not one of: atomics, accuracy, scan, single-pass");
     lab08::validate(c);
     const std::filesystem::path file = kit::chosen_kernel(kernel, lab08::kLab, lab08::kKernelFile);
 
@@ -239,6 +289,8 @@ int main(int argc, char** argv) {
     if (wanted("atomics")) atomics(runner, c, warmup, repeats, int(rt.device.getInfo<CL_DEVICE_MAX_COMPUTE_UNITS>()), checks);
     if (wanted("accuracy")) accuracy(runner, c, warmup, repeats, checks);
     if (wanted("scan")) scans(runner, c, warmup, repeats, checks);
+    if (wanted("single-pass"))
+      single_pass(rt, file, kit::lab_file(lab06::kLab, lab06::kKernelFile, kernel.solution), c, warmup, repeats, checks);
     for (const std::string& p : checks.problems) std::printf("CHECK FAILED %s\n", p.c_str());
     return checks.status;
   });

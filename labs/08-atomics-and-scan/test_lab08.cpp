@@ -274,7 +274,7 @@ TEST_CASE("lab 08: bad cases and options are refused with the reason") {
   CHECK(bad_local.output.find("error: local size 48 is not a power of two (32 and 64 are the nearest)") != std::string::npos);
   const auto bad_part = test::run_program("08-atomics-and-scan", "--part sums");
   CHECK(bad_part.exit_code == 1);
-  CHECK(bad_part.output.find("part 'sums' is not one of: atomics, accuracy, scan") != std::string::npos);
+  CHECK(bad_part.output.find("part 'sums' is not one of: atomics, accuracy, scan, single-pass") != std::string::npos);
   const auto both = test::run_program("08-atomics-and-scan", "--solution --kernel x.cl");
   CHECK(both.exit_code == 1);
   CHECK(both.output.find("either --kernel or --solution") != std::string::npos);
@@ -284,13 +284,16 @@ TEST_CASE("lab 08: the program checks the solution and the starter, part by part
   const auto good = test::run_program("08-atomics-and-scan", "--solution --check --elements 70000 --local 64 --run 16Ki --repeats 1");
   CHECK_MESSAGE(good.exit_code == 0, good.output);
   for (const char* text : {"Part 1: one launch, one total", "Part 2: accuracy", "Part 3: scan and compaction",
-                           "3 level(s) (70000 -> 1094 -> 18)", "atomics / read-back", "sum_kahan"})
+                           "3 level(s) (70000 -> 1094 -> 18)", "atomics / read-back", "sum_kahan", "Part 4: single pass",
+                           "checked: 3 launches in a row", "lab 06 DotCascade", "single pass / cascade, time:"})
     CHECK_MESSAGE(good.output.find(text) != std::string::npos, text);
   CHECK(good.output.find("FAIL") == std::string::npos);
   const auto bad = test::run_program("08-atomics-and-scan", "--check --elements 5000 --local 64 --run 1Ki --repeats 1");
   CHECK(bad.exit_code == 1);
   CHECK(bad.output.find("CHECK FAILED scan-inclusive: element") != std::string::npos);
   CHECK(bad.output.find("hint: the total is still 0") != std::string::npos);
+  CHECK(bad.output.find("CHECK FAILED dot_single_pass: 3 of 3 launches wrong") != std::string::npos);
+  CHECK(bad.output.find("hint: no work-group wrote the result") != std::string::npos);
 }
 
 TEST_CASE("lab 08 grading: the solution passes, the compare-and-swap read is allowed on purpose and nothing else") {
@@ -414,6 +417,7 @@ TEST_CASE("lab 08 grading: a compare-and-swap float add without its retry loop f
   REQUIRE(only.size() == 3);
   spec["cases"] = only;
   spec.erase("safety");
+  spec.erase("algorithm");  // measured in the safety run; its unit, the single-pass cases, is left out
   test::TempDir specs, refs, class_dir, out;
   test::write(specs / "08-atomics-and-scan.json", spec.dump(2));
   const auto grader = [&](const std::string& args) {

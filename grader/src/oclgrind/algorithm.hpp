@@ -11,12 +11,15 @@
 
 namespace grader {
 
-// The name of an algorithm check's result line: "algorithm: reduce3_sequential (measured under Oclgrind)".
+// The name of an algorithm check's result line: "algorithm: reduce3_sequential (measured under Oclgrind)",
+// or for a fence check "algorithm: dot_single_pass's fences (read from its code)".
 std::string algorithm_name(const AlgorithmCheck& check);
 
 // One result per check, from the plugin's measurements; a kernel that was not launched in the run
-// fails with that reason. Points are the full points or 0: the points policy scales them later.
-std::vector<CaseResult> algorithm_results(const AlgorithmSpec& spec, const std::vector<KernelWork>& measured);
+// fails with that reason. A fence check is judged from `source`, the kernel file's text. Points
+// are the full points or 0: the points policy scales them later.
+std::vector<CaseResult> algorithm_results(const AlgorithmSpec& spec, const std::vector<KernelWork>& measured,
+                                          const std::string& source = "");
 
 // The results of every check, each with `status` and `why` and no points.
 std::vector<CaseResult> algorithm_not_run(const AlgorithmSpec& spec, CaseStatus status, const std::string& why);

@@ -101,9 +101,11 @@ std::vector<OclgrindFinding> findings_against(const SafetySpec& safety, const st
   return findings;
 }
 
-// The algorithm checks' results from the plugin's measurements (an error when the run did not
+// The algorithm checks' results from the plugin's measurements and, for a fence check, the
+// kernel's code `source` (an error when the run did not
 // finish, failed, or left measurements that cannot be read).
-std::vector<CaseResult> measured_algorithm(const AlgorithmSpec& algorithm, const OclgrindRuns& runs, const SandboxLimits& limits) {
+std::vector<CaseResult> measured_algorithm(const AlgorithmSpec& algorithm, const OclgrindRuns& runs, const SandboxLimits& limits,
+                                           const std::string& source) {
   const ChildRun& run = runs.run;
   const bool finished = run.result.contains("status");
   std::vector<CaseResult> measured;
@@ -111,7 +113,7 @@ std::vector<CaseResult> measured_algorithm(const AlgorithmSpec& algorithm, const
     measured = algorithm_not_run(algorithm, CaseStatus::Error, "the run under Oclgrind did not finish (" + run.outcome.reason(limits) +
                                                          "), so the algorithm could not be measured");
   else try {
-    measured = algorithm_results(algorithm, parse_work_span(runs.work_spans));
+    measured = algorithm_results(algorithm, parse_work_span(runs.work_spans), source);
   } catch (const kit::Error& e) {
     measured = algorithm_not_run(algorithm, CaseStatus::Error, std::string("the plugin's measurements could not be read: ") + e.what());
   }
@@ -245,7 +247,7 @@ std::vector<CaseResult> oclgrind_cases(const LabSpec& spec, bool with_safety, bo
   const bool clean_end = run.outcome.end == ChildOutcome::End::Exited && run.outcome.exit_code == 0;
   const std::string checker_failed = finished && !clean_end ? run.outcome.reason(limits) + " after the run had finished" : "";
   if (with_algorithm) {
-    const std::vector<CaseResult> measured = measured_algorithm(*spec.algorithm, runs, limits);
+    const std::vector<CaseResult> measured = measured_algorithm(*spec.algorithm, runs, limits, source);
     std::copy(measured.begin(), measured.end(), results.end() - long(measured.size()));
   }
   for (CaseResult& c : results)

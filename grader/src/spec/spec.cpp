@@ -143,8 +143,13 @@ AlgorithmSpec load_algorithm(const std::string& where, const json& node, const L
     if (checks[i].contains("hint")) k.hint = c.text("hint");
     k.busiest_share = c.number("busiest_share_at_most", 1);
     if (k.busiest_share > 1) c.fail("busiest_share_at_most", "must be at most 1");
-    if (!k.span_bounded && k.busiest_share >= 1)
-      c.fail("", "checks nothing: give span_at_most, busiest_share_at_most below 1, or both");
+    if (checks[i].contains("fences")) {
+      const Reader fr{where + ": algorithm.checks[" + std::to_string(i) + "].fences", checks[i]["fences"]};
+      if (!checks[i]["fences"].is_object()) c.fail("fences", "must be {\"store\": array, \"ticket\": counter}");
+      k.fences = FenceCheck{fr.text("store"), fr.text("ticket")};
+    }
+    if (!k.fences && !k.span_bounded && k.busiest_share >= 1)
+      c.fail("", "checks nothing: give span_at_most, busiest_share_at_most below 1, or both (or fences)");
     if (checks[i].contains("unit")) {
       k.unit = checks[i]["unit"];
       if (!k.unit.is_object()) c.fail("unit", "must be an object of case fields, e.g. {\"rung\": 3}");

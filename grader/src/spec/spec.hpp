@@ -69,7 +69,12 @@ inline const std::string kSpeedCase = "speed against the solution";
 // work-items: span (the longest chain of operations one after another, a barrier phase counting
 // its busiest work-item) <= span_log2 * log2(L) + span_plus, and no work-item does more than
 // busiest_share of the group's operations. `unit` (e.g. {"rung": 3}) names the cases whose
-// correctness points this check's points follow; empty: every case.
+// correctness points this check's points follow; empty: every case. With `fences` the check is
+// instead a ticket counter's fences, read from the kernel's code (oclgrind/ticket_fences.hpp):
+// `store` names the array of partials, `ticket` the counter.
+struct FenceCheck {
+  std::string store, ticket;
+};
 struct AlgorithmCheck {
   std::string kernel;
   double points = 0;
@@ -80,6 +85,7 @@ struct AlgorithmCheck {
   std::string ops = "adds";  // what the operations are called in messages
   std::string expect;        // the shape asked for, in words: "a tree: log2 L levels of adds"
   std::string hint;          // shown when the check fails; empty: the tree's hint
+  std::optional<FenceCheck> fences;
 };
 struct AlgorithmSpec {
   bool visible = true;
