@@ -140,6 +140,11 @@ SlurmPlan plan_slurm(const SlurmOptions& o, const std::vector<std::string>& stud
     for (const CaseSpec& c : spec.cases) student_s += c.time_limit_s;
     if (spec.speed) student_s += spec.speed->time_limit_s;
     if (spec.safety && o.batch.grading.algorithm()) student_s += spec.safety->time_limit_s * double(spec.safety->runs.size());
+    // --draw: the safety runs again for the kernel and the solution, and once more for each kernel
+    // whose later work-group stored otherwise than the solution's (draw/draw_lab.hpp).
+    if (spec.safety && o.batch.draw)
+      student_s += spec.safety->time_limit_s * double(spec.safety->runs.size()) * 2 *
+                   double(1 + (spec.algorithm ? spec.algorithm->checks.size() : 1));
     child_mb = std::max(child_mb, spec.memory_limit_mb);
     if (spec.safety) child_mb = std::max(child_mb, spec.safety->memory_limit_mb);
   }

@@ -1,6 +1,7 @@
 #include <algorithm>
 #include <ostream>
 
+#include "batch/graded_hash.hpp"
 #include "batch/output_lock.hpp"
 #include "batch/slurm.hpp"
 #include "batch/slurm_rounds.hpp"
@@ -60,6 +61,36 @@ std::string undone_regrades(const fs::path& root, const SlurmLines& merged) {
   return list;
 }
 
+// Whether `file` is one of `lab`'s drawings (`grader grade --draw`): <lab>-<kernel>[-groupN].svg or .tex.
+bool drawing_of(const fs::path& file, const std::string& lab) {
+  const std::string name = file.filename().string(), ext = file.extension().string();
+  return name.rfind(lab + "-", 0) == 0 && (ext == ".svg" || ext == ".tex");
+}
+
+// The drawings of each result merged now, from the task that made it (its journal holds that very
+// line) beside the student's report in OUT, in place of that lab's earlier drawings there.
+void copy_drawings(const fs::path& out, const SlurmLines& merged, const std::vector<ResultKey>& added) {
+  for (const fs::path& task : slurm_task_dirs(out)) {
+    if (!fs::exists(task / "journal.jsonl")) continue;
+    const SlurmLines lines = Journal(task / "journal.jsonl").load_lines();
+    for (const ResultKey& key : added) {
+      const auto it = lines.find(key);
+      const fs::path from = task / key.first, to = out / key.first;
+      if (it == lines.end() || it->second.record.contains(kCopiedForRegrade) || it->second.record != merged.at(key).record ||
+          !fs::is_directory(from))
+        continue;
+      if (fs::is_directory(to))
+        for (const auto& f : fs::directory_iterator(to))
+          if (drawing_of(f.path(), key.second)) fs::remove(f.path());
+      for (const auto& f : fs::directory_iterator(from))
+        if (drawing_of(f.path(), key.second)) {
+          fs::create_directories(to);
+          fs::copy_file(f.path(), to / f.path().filename(), fs::copy_options::overwrite_existing);
+        }
+    }
+  }
+}
+
 }  // namespace
 
 std::size_t merge_slurm_journals(const BatchOptions& options, std::ostream& out) {
@@ -72,13 +103,14 @@ std::size_t merge_slurm_journals(const BatchOptions& options, std::ostream& out)
   for (auto it = merged.begin(); it != merged.end();)
     if (needs_retry(it->second.result)) it = merged.erase(it);
     else ++it;
-  std::size_t added = 0;
+  std::vector<ResultKey> added;
   for (auto& [key, line] : all_slurm_results(o.out))  // the newest of each; OUT/journal.jsonl's last line is then the one that counts
     if (const auto it = merged.find(key); it == merged.end() || line.graded_at() > it->second.graded_at()) {
       journal.append_record(line.record);  // as the task wrote it: when it was graded, by which kit
       merged[key] = line;
-      ++added;
+      added.push_back(key);
     }
+  copy_drawings(o.out, merged, added);
   const std::vector<std::string> names = student_names(o.submissions);
   std::size_t missing = 0, errors = 0;
   std::string list;
@@ -93,7 +125,7 @@ std::size_t merge_slurm_journals(const BatchOptions& options, std::ostream& out)
   const ResultMap results = results_of(merged);
   write_class_outputs(o.out, names, o.specs, results);
   write_roster_outputs(o, roster, results, out);
-  out << "merged " << added << " new result(s) into " << (o.out / "journal.jsonl").string() << "; gradebook and reports written for "
+  out << "merged " << added.size() << " new result(s) into " << (o.out / "journal.jsonl").string() << "; gradebook and reports written for "
       << names.size() << " students\n";
   if (missing)
     out << missing << " student x lab(s) have no result yet ("

@@ -54,6 +54,7 @@ std::string shell_quote(const std::string& s) {
 void write_array_script(const SlurmOptions& o, const SlurmPlan& plan, const fs::path& round, const std::string& setup) {
   std::string passed;
   for (const std::string& a : o.grade_args) passed += " " + shell_quote(a);
+  if (o.batch.draw) passed += " --draw";  // into the task's folder, beside each report; merge copies them beside the class's
   const TaskTerm term = task_term(o.batch.term, plan);
   std::ostringstream array;
   array << "#!/usr/bin/env bash\n"
