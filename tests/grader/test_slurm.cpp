@@ -325,13 +325,19 @@ TEST_CASE("Slurm: the example class graded by a real job array, a cancelled task
   CHECK_MESSAGE(merged.find("5 student x lab(s) have no result yet (a task cancelled or failed?)") != std::string::npos,
                 std::string(merged + task_logs("round-1")));
 
-  // Again: one task for the cancelled chunk's five students only.
-  const auto again = test::run_command(slurm);
+  // Again: one task for the cancelled chunk's five students only, drawing their kernels.
+  const auto again = test::run_command(slurm + " --draw");
   REQUIRE_MESSAGE(again.exit_code == 0, again.output);
   CHECK(again.output.find("1 task(s)") != std::string::npos);
   REQUIRE_MESSAGE(wait_for(cluster.conf, job_ids(again.output)), cluster.logs());
   CHECK_MESSAGE(test::read(dir / "out" / "slurm" / "round-2" / "merge.log").find("no result yet") == std::string::npos,
                 task_logs("round-2"));
+  // The task's drawing lands beside the student's report; the endless loop's report says why it has none.
+  CHECK_MESSAGE(std::filesystem::exists(dir / "out" / "ivan-no-barrier-after-load" / "03-array-mult-reduce-ArrayMultReduce.svg"),
+                task_logs("round-2"));
+  CHECK(!std::filesystem::exists(dir / "out" / "gus-infinite-loop" / "03-array-mult-reduce-ArrayMultReduce.svg"));
+  CHECK(test::read(dir / "out" / "gus-infinite-loop" / "report.md").find("no drawing of lab 03-array-mult-reduce's ArrayMultReduce.cl: the run "
+                                                                        "under Oclgrind ran past its 5 s time limit") != std::string::npos);
   CHECK(test::run_command(slurm).output.find("nothing to submit") != std::string::npos);
 
   // The same grades as a local run of the same class. A kernel whose behaviour is undefined gets a
