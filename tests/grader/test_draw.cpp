@@ -209,6 +209,8 @@ TEST_CASE("draw: grader check 03 --draw on the starter says why nothing is drawn
   CHECK(starter.output.find("note: no drawing of ArrayMultReduce: work-group 0 did no adds, so there is nothing to draw") !=
         std::string::npos);
   CHECK(!std::filesystem::exists(dir / "starter" / "03-array-mult-reduce-ArrayMultReduce.svg"));
+  CHECK(starter.output.find("): 0 of 1 lab(s) drawn; not drawn:\n  lab 03-array-mult-reduce: no drawing of ArrayMultReduce: work-group 0 "
+                            "did no adds") != std::string::npos);
 
   const auto solved = test::run_program("grader", "check 03 --dir " + (kit::root() / "solutions").string() + " --draw '" +
                                                       (dir / "solved").string() + "'");

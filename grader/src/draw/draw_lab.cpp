@@ -191,7 +191,8 @@ Drawings draw_lab(const LabSpec& spec, const GradeSettings& s, const std::filesy
     const DrawRun mine_g = trace_all(spec, s, kernel, shown_as, work / "kernel-group", g);
     const DrawRun theirs_g = trace_all(spec, s, solution, spec.kernel_file, work / "solution-group", g);
     d.seconds += mine_g.seconds + theirs_g.seconds;
-    if (mine_g.failed.empty())
+    if (!mine_g.failed.empty()) d.notes.push_back("no drawing of work-group " + std::to_string(g) + ": " + mine_g.failed);
+    else
       draw_launches(d, spec, mine_g, theirs_g, shown_as, out, kernels, "-group" + std::to_string(g),
                     ", the first that stored otherwise than the course solution's");
   }
@@ -223,7 +224,8 @@ std::string add_drawings(LabResult& r, const LabSpec& spec, const GradeSettings&
   }
   std::string why;
   for (const std::string& n : d.notes)
-    if (n.rfind("no drawing", 0) == 0) why += (why.empty() ? "" : "; ") + n;
+    if (n.rfind("no drawing", 0) == 0)  // named by its lab, as the summary lists every lab's
+      why += (why.empty() ? "" : "; ") + (n.find(spec.lab) == std::string::npos ? "lab " + spec.lab + ": " : "") + n;
   return why.empty() ? "no drawing of lab " + spec.lab + "'s " + r.kernel + ": nothing was drawn" : why;
 }
 
