@@ -3,6 +3,7 @@
 #include <doctest/doctest.h>
 
 #include <algorithm>
+#include <cstdlib>
 #include <set>
 
 #include "draw/draw_lab.hpp"
@@ -91,30 +92,80 @@ TEST_CASE("draw: a kernel without the loop's barrier draws its race in the phase
   CHECK(grader::render_svg({{"race", p}}).find("#d62728") != std::string::npos);
 }
 
-TEST_CASE("draw: an endless loop or an unreadable kernel gives a note and no picture, and never throws") {
+// Lab 03's solution with the level loop's counter never changing: an endless loop.
+std::string endless03() {
+  return test::replace_once(test::read(kit::root() / "solutions/03-array-mult-reduce/ArrayMultReduce.cl"),
+                            "for (int offset = 1; offset < numItems; offset *= 2)", "for (int offset = 1; offset < numItems; offset *= 1)");
+}
+
+// KIT_OCLGRIND set for the life of this object (find_oclgrind reads it at every run).
+struct OclgrindAs {
+  explicit OclgrindAs(const std::string& program) { setenv("KIT_OCLGRIND", program.c_str(), 1); }
+  ~OclgrindAs() { unsetenv("KIT_OCLGRIND"); }
+};
+
+TEST_CASE("draw: an endless loop, a crash of Oclgrind or an unreadable kernel gives a note naming the lab and kernel, and no picture") {
   test::TempDir dir;
   grader::LabSpec spec = lab03();
   spec.safety->time_limit_s = 2;  // the loop never ends: 2 s show it as well as 5
-  std::string kernel = test::read(kit::root() / "solutions/03-array-mult-reduce/ArrayMultReduce.cl");
-  kernel = test::replace_once(kernel, "for (int offset = 1; offset < numItems; offset *= 2)", "for (int offset = 1; offset < numItems; offset *= 1)");
-  test::write(dir / "sub" / "ArrayMultReduce.cl", kernel);
+  test::write(dir / "sub" / "ArrayMultReduce.cl", endless03());
   const grader::GradeSettings s{std::filesystem::path(KIT_BIN_DIR) / "grader", dir / "work"};
   grader::LabResult r;
   r.status = grader::LabStatus::Graded;
   r.kernel = "ArrayMultReduce.cl";
-  grader::add_drawings(r, spec, s, dir / "sub", dir / "drawings");
+  const std::string why = grader::add_drawings(r, spec, s, dir / "sub", dir / "drawings");
   INFO(r.notes[0]);
   REQUIRE(r.notes.size() == 1);
-  CHECK(r.notes[0].find("no drawing: the run under Oclgrind ran past its 2 s time limit and was stopped (an endless loop?)") == 0);
+  CHECK(r.notes[0] == "no drawing of lab 03-array-mult-reduce's ArrayMultReduce.cl: the run under Oclgrind ran past its 2 s time limit "
+                      "and was stopped (an endless loop?)");
+  CHECK(why == r.notes[0]);
+  CHECK(!std::filesystem::exists(dir / "drawings"));
+
+  // Oclgrind itself dying of a signal (here a stand-in that does only that): said with its signal.
+  test::write(dir / "crashing-oclgrind", "#!/bin/sh\nkill -SEGV $$\n");
+  std::filesystem::permissions(dir / "crashing-oclgrind", std::filesystem::perms::owner_all);
+  test::write(dir / "fine" / "ArrayMultReduce.cl", test::read(kit::root() / "solutions/03-array-mult-reduce/ArrayMultReduce.cl"));
+  grader::LabResult crashed = r;
+  crashed.notes.clear();
+  {
+    const OclgrindAs fake((dir / "crashing-oclgrind").string());
+    CHECK(grader::add_drawings(crashed, spec, s, dir / "fine", dir / "drawings") ==
+          "no drawing of lab 03-array-mult-reduce's ArrayMultReduce.cl: Oclgrind, the checker, crashed with signal 11 (SIGSEGV, "
+          "Segmentation fault)");
+  }
+  CHECK(crashed.notes.size() == 1);
   CHECK(!std::filesystem::exists(dir / "drawings"));
 
   grader::LabResult missing;
   missing.status = grader::LabStatus::Graded;
   missing.kernel = "gone.cl";
-  grader::add_drawings(missing, spec, s, dir / "sub", dir / "drawings");
+  CHECK(!grader::add_drawings(missing, spec, s, dir / "sub", dir / "drawings").empty());
   REQUIRE(missing.notes.size() == 1);
-  CHECK(missing.notes[0].find("no drawing: ") == 0);
+  CHECK(missing.notes[0].find("no drawing of lab 03-array-mult-reduce's gone.cl: ") == 0);
   CHECK(missing.notes[0].find("gone.cl") != std::string::npos);
+}
+
+TEST_CASE("draw: grader check 03 04 --draw with lab 03 looping forever grades both, draws 04, and says why 03 is not drawn") {
+  // Lab 03's spec with 1 s limits (the loop shows at 1 s as at 5), lab 04's as it is.
+  test::TempDir dir;
+  grader::json spec03 = grader::json::parse(test::read(kit::root() / kLab03));
+  spec03["time_limit_s"] = 1;
+  spec03["safety"]["time_limit_s"] = 1;
+  test::write(dir / "specs" / "03-array-mult-reduce.json", spec03.dump(2));
+  std::filesystem::copy_file(kit::root() / "grader/specs/04-tree-reductions.json", dir / "specs" / "04-tree-reductions.json");
+  test::write(dir / "D" / "03-array-mult-reduce" / "ArrayMultReduce.cl", endless03());
+  test::write(dir / "D" / "04-tree-reductions" / "TreeReductions.cl", test::read(kit::root() / "solutions/04-tree-reductions/TreeReductions.cl"));
+  const auto run = test::run_program("grader", "--specs '" + (dir / "specs").string() + "' check --dir '" + (dir / "D").string() +
+                                                   "' 03 04 --draw '" + (dir / "OUT").string() + "'");
+  INFO(run.output);
+  const std::string why = "no drawing of lab 03-array-mult-reduce's ArrayMultReduce.cl: the run under Oclgrind ran past its 1 s time limit "
+                          "and was stopped (an endless loop?)";
+  CHECK(run.output.find("03-array-mult-reduce (ArrayMultReduce.cl)\n  note: " + why + "\n") != std::string::npos);  // the report
+  CHECK(run.output.find("timeout: the case ran past its 1 s time limit") != std::string::npos);  // lab 03 graded
+  CHECK(run.output.find("  15 / 15 points\n") != std::string::npos);                              // lab 04 graded
+  CHECK(std::filesystem::exists(dir / "OUT" / "04-tree-reductions-reduce1_interleaved_mod.svg"));
+  CHECK(!std::filesystem::exists(dir / "OUT" / "03-array-mult-reduce-ArrayMultReduce.svg"));
+  CHECK(run.output.find("Drawings (" + (dir / "OUT").string() + "): 1 of 2 lab(s) drawn; not drawn:\n  " + why + "\n") != std::string::npos);
 }
 
 TEST_CASE("draw: a large work-group is folded to its first and last 16 slots, and the legend says so") {
@@ -158,6 +209,8 @@ TEST_CASE("draw: grader check 03 --draw on the starter says why nothing is drawn
   CHECK(starter.output.find("note: no drawing of ArrayMultReduce: work-group 0 did no adds, so there is nothing to draw") !=
         std::string::npos);
   CHECK(!std::filesystem::exists(dir / "starter" / "03-array-mult-reduce-ArrayMultReduce.svg"));
+  CHECK(starter.output.find("): 0 of 1 lab(s) drawn; not drawn:\n  lab 03-array-mult-reduce: no drawing of ArrayMultReduce: work-group 0 "
+                            "did no adds") != std::string::npos);
 
   const auto solved = test::run_program("grader", "check 03 --dir " + (kit::root() / "solutions").string() + " --draw '" +
                                                       (dir / "solved").string() + "'");

@@ -230,6 +230,42 @@ TEST_CASE("grader merge takes each student x lab's newest result, a later round'
   CHECK(test::read(out / "gradebook.csv") == "student,03-array-mult-reduce,total\nann,7,7\nben,8,8\n");
 }
 
+TEST_CASE("grader slurm --draw hands --draw to every task and gives it the time, and merge puts a task's drawings beside the report") {
+  test::TempDir dir;
+  const std::string slurm = "slurm --dry-run --labs 03 --chunk-size 5 --submissions " + test::kit_path("grader/examples/class") + " --out ";
+  const auto drawn = test::run_program("grader", slurm + (dir / "drawn").string() + " --draw");
+  REQUIRE_MESSAGE(drawn.exit_code == 0, drawn.output);
+  const std::string script = test::read(dir / "drawn" / "slurm" / "round-1" / "grade-array.sh");
+  CHECK_MESSAGE(script.find("/chunk-$SLURM_ARRAY_TASK_ID.txt --jobs \"${SLURM_CPUS_PER_TASK:-1}\" '--labs' '03' --draw") != std::string::npos,
+                script);
+  const auto plain = test::run_program("grader", slurm + (dir / "plain").string());
+  CHECK(test::read(dir / "plain" / "slurm" / "round-1" / "grade-array.sh").find("--draw") == std::string::npos);
+  // The drawing's runs under Oclgrind (kernel and solution, each safety run to its time limit) are in each task's time.
+  grader::SlurmOptions o;
+  o.batch.specs = {grader::load_spec(kit::root() / "grader/specs/03-array-mult-reduce.json")};
+  const std::vector<std::string> eight = {"a", "b", "c", "d", "e", "f", "g", "h"};
+  const int without = grader::plan_slurm(o, eight, {}).minutes;
+  o.batch.draw = true;
+  CHECK(grader::plan_slurm(o, eight, {}).minutes > without);
+
+  // Merge: ann's result from task 0, with its drawing there, lands beside her report; an earlier
+  // drawing of the same lab there is replaced, another lab's is kept.
+  const std::filesystem::path out = dir / "out", task = out / "slurm" / "round-1" / "task-0";
+  test::write(dir / "class" / "ann" / "ArrayMultReduce.cl", test::read(kit::root() / "labs/03-array-mult-reduce/ArrayMultReduce.cl"));
+  test::write(task / "journal.jsonl", journal_line("ann", 5, "2026-11-01T10:00:00Z").dump() + "\n");
+  test::write(task / "ann" / "03-array-mult-reduce-ArrayMultReduce.svg", "<svg>task</svg>");
+  test::write(task / "ann" / "03-array-mult-reduce-ArrayMultReduce.tex", "tikz");
+  test::write(out / "ann" / "03-array-mult-reduce-ArrayMultReduce-group2.svg", "<svg>stale</svg>");
+  test::write(out / "ann" / "04-tree-reductions-reduce1_interleaved_mod.svg", "<svg>04</svg>");
+  const auto merged = test::run_program("grader", "merge --labs 03 --submissions " + (dir / "class").string() + " --out " + out.string());
+  REQUIRE_MESSAGE(merged.exit_code == 0, merged.output);
+  CHECK(test::read(out / "ann" / "03-array-mult-reduce-ArrayMultReduce.svg") == "<svg>task</svg>");
+  CHECK(std::filesystem::exists(out / "ann" / "03-array-mult-reduce-ArrayMultReduce.tex"));
+  CHECK(std::filesystem::exists(out / "ann" / "report.md"));
+  CHECK(!std::filesystem::exists(out / "ann" / "03-array-mult-reduce-ArrayMultReduce-group2.svg"));
+  CHECK(std::filesystem::exists(out / "ann" / "04-tree-reductions-reduce1_interleaved_mod.svg"));
+}
+
 namespace {
 
 // A one-node cluster for the length of a test; stopped whatever happens.
@@ -289,13 +325,19 @@ TEST_CASE("Slurm: the example class graded by a real job array, a cancelled task
   CHECK_MESSAGE(merged.find("5 student x lab(s) have no result yet (a task cancelled or failed?)") != std::string::npos,
                 std::string(merged + task_logs("round-1")));
 
-  // Again: one task for the cancelled chunk's five students only.
-  const auto again = test::run_command(slurm);
+  // Again: one task for the cancelled chunk's five students only, drawing their kernels.
+  const auto again = test::run_command(slurm + " --draw");
   REQUIRE_MESSAGE(again.exit_code == 0, again.output);
   CHECK(again.output.find("1 task(s)") != std::string::npos);
   REQUIRE_MESSAGE(wait_for(cluster.conf, job_ids(again.output)), cluster.logs());
   CHECK_MESSAGE(test::read(dir / "out" / "slurm" / "round-2" / "merge.log").find("no result yet") == std::string::npos,
                 task_logs("round-2"));
+  // The task's drawing lands beside the student's report; the endless loop's report says why it has none.
+  CHECK_MESSAGE(std::filesystem::exists(dir / "out" / "ivan-no-barrier-after-load" / "03-array-mult-reduce-ArrayMultReduce.svg"),
+                task_logs("round-2"));
+  CHECK(!std::filesystem::exists(dir / "out" / "gus-infinite-loop" / "03-array-mult-reduce-ArrayMultReduce.svg"));
+  CHECK(test::read(dir / "out" / "gus-infinite-loop" / "report.md").find("no drawing of lab 03-array-mult-reduce's ArrayMultReduce.cl: the run "
+                                                                        "under Oclgrind ran past its 5 s time limit") != std::string::npos);
   CHECK(test::run_command(slurm).output.find("nothing to submit") != std::string::npos);
 
   // The same grades as a local run of the same class. A kernel whose behaviour is undefined gets a

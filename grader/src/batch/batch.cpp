@@ -205,16 +205,17 @@ class ClassRun {
       std::map<std::string, double> phases;
       if (o_.stats) settings.phases = &phases;
       LabResult r;
+      std::string not_drawn;  // with --draw: why no picture was written
       try {
         r = refused.empty() ? grade_lab(spec, references_[l], prepared.labs.at(spec.lab).root, s.student, settings)
                             : not_graded(spec, settings, s.student, LabStatus::Rejected, refused);
-        if (o_.draw && refused.empty()) add_drawings(r, spec, settings, prepared.labs.at(spec.lab).root, o_.out / s.student);
+        if (o_.draw && refused.empty()) not_drawn = add_drawings(r, spec, settings, prepared.labs.at(spec.lab).root, o_.out / s.student);
       } catch (const std::exception& e) {  // the grader's own trouble, not the student's: retried next run
         r = not_graded(spec, settings, s.student, LabStatus::Error, std::string("the grader failed here: ") + e.what());
       }
       finish_result(s, spec, r);
       if (!needs_retry(r)) journal_.append(r, hash_fields(prepared.labs.at(spec.lab)));  // on disk before anything else happens
-      record(s, spec, r, phases);
+      record(s, spec, r, phases, not_drawn);
     }
   }
 
@@ -232,7 +233,8 @@ class ClassRun {
       add_regrade_history(old->second, reasons_.at({s.student, spec.lab}), r);
   }
 
-  void record(const Student& s, const LabSpec& spec, const LabResult& r, const std::map<std::string, double>& phases) {
+  void record(const Student& s, const LabSpec& spec, const LabResult& r, const std::map<std::string, double>& phases,
+              const std::string& not_drawn) {
     std::lock_guard<std::mutex> g(lock_);
     results_[{s.student, spec.lab}] = r;
     ++graded_now_;
@@ -244,7 +246,8 @@ class ClassRun {
       o_.stats->lab_graded[spec.lab] += phases.count("build") > 0;
     }
     progress_ << "[" << ++finished_ << "/" << total_ << "] " << s.student << "  " << spec.lab << "  " << format_points(r.points()) << "/"
-              << format_points(r.max_points()) << (r.status == LabStatus::Graded ? "" : "  (" + word(r.status) + ")") << "\n" << std::flush;
+              << format_points(r.max_points()) << (r.status == LabStatus::Graded ? "" : "  (" + word(r.status) + ")")
+              << (not_drawn.empty() ? "" : "\n    " + not_drawn) << "\n" << std::flush;
   }
 
   const BatchOptions& o_;

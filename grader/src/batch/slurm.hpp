@@ -23,7 +23,7 @@
 namespace grader {
 
 struct SlurmOptions {
-  BatchOptions batch;                   // submissions, out, specs, grading (its Oclgrind checks size the tasks), term
+  BatchOptions batch;                   // submissions, out, specs, grading (its Oclgrind checks size the tasks), term, draw (--draw for the tasks)
   std::vector<std::string> global_args;  // before the subcommand in both jobs (--specs, --references, --pocl-threads)
   std::vector<std::string> grade_args;  // passed on to every task's `grader grade` (--labs, --no-races, -p, ...; the term from batch.term)
   std::vector<std::string> merge_args;  // passed on to `grader merge` (--labs)
@@ -46,7 +46,8 @@ struct SlurmPlan {
 // The chunks of the students not yet fully graded (and of those in batch.term.regrade, graded or
 // not; throws kit::Error naming one with no submission), and each task's time and memory from the specs:
 // the worst case of a chunk's students (every build, case, speed case and Oclgrind run to its time
-// limit) spread over the task's CPUs, plus a margin; memory: a child's limit per CPU plus the grader's own.
+// limit, and with batch.draw the drawing's runs under Oclgrind) spread over the task's CPUs, plus a margin;
+// memory: a child's limit per CPU plus the grader's own.
 SlurmPlan plan_slurm(const SlurmOptions& options, const std::vector<std::string>& students, const ResultMap& done);
 
 struct SlurmSubmission {
@@ -63,6 +64,8 @@ SlurmSubmission submit_to_slurm(const SlurmOptions& options, std::ostream& out);
 // Every result the task journals under OUT/slurm hold that is newer (graded_at) than OUT/journal.jsonl's
 // of the same student x lab, or that it lacks, appended to it as written; then OUT/gradebook.csv and
 // the reports for every student, and with options.term.roster OUT/lms-import.csv and roster-check.txt.
+// The drawings (`--draw`) of each result merged are copied from its task's folder beside the
+// student's report, in place of that lab's earlier ones.
 // Returns the student x lab pairs still without a result (listed on `out`, with regrades a task
 // did not get to).
 std::size_t merge_slurm_journals(const BatchOptions& options, std::ostream& out);

@@ -40,11 +40,13 @@ class Check : public Command {
     std::size_t labs_passing = 0;
     std::string next;  // the first lab that does not pass yet
     std::vector<LabResult> checked;
+    std::vector<std::string> not_drawn;  // with --draw: why a lab got no picture
     for (const auto& spec : specs) {
       GradeSettings settings{self_exe(), scratch.path / spec.lab, grading};
       settings.starter_check = false;  // an untouched lab is shown what its cases compute, with their hints
       auto result = grade_lab(spec, load_reference(g.reference_dir, spec), labs_dir_ / spec.lab, "you", settings);
-      if (!draw_.empty()) add_drawings(result, spec, settings, labs_dir_ / spec.lab, draw_);
+      if (!draw_.empty())
+        if (std::string why = add_drawings(result, spec, settings, labs_dir_ / spec.lab, draw_); !why.empty()) not_drawn.push_back(why);
       std::cout << check_report(result) << "\n";
       checked.push_back(result);
       points += result.points();
@@ -60,6 +62,11 @@ class Check : public Command {
     if (specs.size() > 1)
       std::cout << labs_passing << " of " << specs.size() << " labs pass every visible case"
                 << (next.empty() ? ".\n" : "; next: lab " + next.substr(0, 2) + " (grader check " + next.substr(0, 2) + ").\n");
+    if (!draw_.empty()) {
+      std::cout << "Drawings (" << draw_.string() << "): " << specs.size() - not_drawn.size() << " of " << specs.size() << " lab(s) drawn"
+                << (not_drawn.empty() ? ".\n" : "; not drawn:\n");
+      for (const std::string& why : not_drawn) std::cout << "  " << why << "\n";
+    }
     if (classroom_) std::cout << write_classroom_output(classroom_result(checked));
     return all_pass ? 0 : 1;
   }

@@ -16,6 +16,7 @@ class Slurm : public Command {
     app_->add_option("--labs", labs_, "Labs to grade, e.g. 03,04 (default: all)");
     oclgrind_.add_to(app_);
     devices_.add_to(app_);
+    app_->add_flag("--draw", o_.batch.draw, "Also draw what each graded kernel did in its first work-group, beside each report (as grader grade --draw)");
     app_->add_option("--chunk-size", o_.chunk_size, "Students per array task")->capture_default_str()->check(CLI::PositiveNumber);
     app_->add_option("--cpus-per-task", o_.cpus_per_task, "CPUs of each task (its --jobs)")->capture_default_str()->check(CLI::PositiveNumber);
     app_->add_option("--partition", o_.partition, "Slurm partition (e.g. gpu)");

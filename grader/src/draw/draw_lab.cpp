@@ -63,6 +63,16 @@ std::vector<const LaunchTrace*> first_launches(const DrawRun& run) {
   return out;
 }
 
+// Why a run under Oclgrind left nothing to draw: "ran past its 5 s time limit and was stopped (an
+// endless loop?)", "Oclgrind, the checker, crashed with signal 11 (SIGSEGV, Segmentation fault)", ...
+std::string unfinished(const ChildOutcome& outcome, const SandboxLimits& limits) {
+  const std::string why = outcome.reason(limits);
+  if (outcome.end == ChildOutcome::End::TimedOut) return "the run under Oclgrind " + why + " (an endless loop?)";
+  if (outcome.end == ChildOutcome::End::Signaled && why.rfind("crashed", 0) == 0)
+    return "Oclgrind, the checker, crashed with signal " + std::to_string(outcome.signal) + why.substr(std::string("crashed").size());
+  return "the run under Oclgrind did not finish (" + why + ")";
+}
+
 std::string joined(const std::vector<std::string>& lines) {
   std::string out;
   for (const std::string& l : lines) out += (out.empty() ? "" : ". ") + l;
@@ -94,10 +104,8 @@ DrawRun trace_kernel(const LabSpec& spec, const GradeSettings& s, const std::fil
   out.seconds = run.outcome.seconds;
   const std::string source = read_file(kernel);
   if (std::filesystem::exists(reports)) out.findings = drawn_findings(*spec.safety, read_file(reports), source);
-  if (run.outcome.end == ChildOutcome::End::TimedOut)
-    return out.failed = "the run under Oclgrind " + run.outcome.reason(limits) + " (an endless loop?)", out;
-  if (!run.result.contains("status"))
-    return out.failed = "the run under Oclgrind did not finish (" + run.outcome.reason(limits) + ")", out;
+  if (!run.result.contains("status") || run.outcome.end != ChildOutcome::End::Exited)
+    return out.failed = unfinished(run.outcome, limits), out;
   if (step_status(run.result) != StepStatus::Ok)
     return out.failed = "the run under Oclgrind failed: " + run.result.value("message", run.result.value("status", std::string("unknown error"))), out;
   if (std::filesystem::exists(trace)) out.launches = parse_draw_trace(read_file(trace));
@@ -166,11 +174,13 @@ Drawings draw_lab(const LabSpec& spec, const GradeSettings& s, const std::filesy
   const std::filesystem::path work = s.workdir / "draw";
   const DrawRun mine = trace_all(spec, s, kernel, shown_as, work / "kernel", std::nullopt);
   d.seconds += mine.seconds;
-  if (!mine.failed.empty()) return d.notes.push_back("no drawing: " + mine.failed), d;
-  if (mine.launches.empty()) return d.notes.push_back("no drawing: no kernel was launched in the run under Oclgrind"), d;
+  const std::string of = "no drawing of lab " + spec.lab + "'s " + shown_as + ": ";
+  if (!mine.failed.empty()) return d.notes.push_back(of + mine.failed), d;
+  if (mine.launches.empty()) return d.notes.push_back(of + "no kernel was launched in the run under Oclgrind"), d;
   const bool beside = !solution.empty() && read_file(solution) != read_file(kernel);
   DrawRun theirs;
   if (beside) theirs = trace_all(spec, s, solution, spec.kernel_file, work / "solution", std::nullopt), d.seconds += theirs.seconds;
+  if (!theirs.failed.empty()) d.notes.push_back("the course solution is not drawn beside it: " + theirs.failed);
   draw_launches(d, spec, mine, theirs, shown_as, out, {}, "", "");
   // The first work-group after 0 that stored otherwise than the solution's, per kernel: drawn too.
   std::map<std::size_t, std::vector<std::string>> differing;
@@ -181,30 +191,42 @@ Drawings draw_lab(const LabSpec& spec, const GradeSettings& s, const std::filesy
     const DrawRun mine_g = trace_all(spec, s, kernel, shown_as, work / "kernel-group", g);
     const DrawRun theirs_g = trace_all(spec, s, solution, spec.kernel_file, work / "solution-group", g);
     d.seconds += mine_g.seconds + theirs_g.seconds;
-    if (mine_g.failed.empty())
+    if (!mine_g.failed.empty()) d.notes.push_back("no drawing of work-group " + std::to_string(g) + ": " + mine_g.failed);
+    else
       draw_launches(d, spec, mine_g, theirs_g, shown_as, out, kernels, "-group" + std::to_string(g),
                     ", the first that stored otherwise than the course solution's");
   }
   return d;
 }
 
-void add_drawings(LabResult& r, const LabSpec& spec, const GradeSettings& s, const std::filesystem::path& submission,
-                  const std::filesystem::path& out) {
-  if (r.status != LabStatus::Graded || r.kernel.empty())
-    return r.notes.push_back("no drawing: the kernel was not " + std::string(r.status == LabStatus::BuildError ? "built" : "graded"));
+std::string add_drawings(LabResult& r, const LabSpec& spec, const GradeSettings& s, const std::filesystem::path& submission,
+                         const std::filesystem::path& out) {
+  if (r.status != LabStatus::Graded || r.kernel.empty()) {
+    r.notes.push_back("no drawing: the kernel was not " + std::string(r.status == LabStatus::BuildError ? "built" : "graded"));
+    return r.notes.back();
+  }
+  Drawings d;
   try {
     // A private copy, as for grading: nothing is ever written beside the submission.
     const std::filesystem::path copy = s.workdir / "draw" / "copy" / spec.kernel_file;
     std::filesystem::create_directories(copy.parent_path());
     std::ofstream(copy, std::ios::binary) << read_file(submission / r.kernel);
-    const Drawings d = draw_lab(spec, s, copy, r.kernel, solution_kernel(spec), out);
-    r.notes.insert(r.notes.end(), d.notes.begin(), d.notes.end());
+    d = draw_lab(spec, s, copy, r.kernel, solution_kernel(spec), out);
+  } catch (const std::exception& e) {
+    d.notes.push_back("no drawing of lab " + spec.lab + "'s " + r.kernel + ": " + e.what());
+  }
+  r.notes.insert(r.notes.end(), d.notes.begin(), d.notes.end());
+  if (!d.files.empty()) {
     char took[64];
     std::snprintf(took, sizeof took, "%.1f s", d.seconds);
-    if (!d.files.empty()) r.notes.push_back("drawing took " + std::string(took) + " under Oclgrind");
-  } catch (const std::exception& e) {
-    r.notes.push_back(std::string("no drawing: ") + e.what());
+    r.notes.push_back("drawing took " + std::string(took) + " under Oclgrind");
+    return "";
   }
+  std::string why;
+  for (const std::string& n : d.notes)
+    if (n.rfind("no drawing", 0) == 0)  // named by its lab, as the summary lists every lab's
+      why += (why.empty() ? "" : "; ") + (n.find(spec.lab) == std::string::npos ? "lab " + spec.lab + ": " : "") + n;
+  return why.empty() ? "no drawing of lab " + spec.lab + "'s " + r.kernel + ": nothing was drawn" : why;
 }
 
 }  // namespace grader

@@ -44,8 +44,10 @@ Drawings draw_lab(const LabSpec& spec, const GradeSettings& s, const std::filesy
 
 // `--draw OUT` for one graded lab: its kernel (in `submission`, as `r.kernel` names it) drawn,
 // beside the kit's solution when there is one; the notes go to `r.notes`. Never throws: a kernel
-// that cannot be drawn gets a note saying why, and the grading goes on.
-void add_drawings(LabResult& r, const LabSpec& spec, const GradeSettings& s, const std::filesystem::path& submission,
+// that cannot be drawn (an endless loop, a crash of Oclgrind, nothing stored) gets a note saying
+// why, and the grading goes on. Returns "" when a picture was written, else why none was (the
+// notes that say so), for the command's summary.
+std::string add_drawings(LabResult& r, const LabSpec& spec, const GradeSettings& s, const std::filesystem::path& submission,
                   const std::filesystem::path& out);
 
 // The course solution's kernel for `spec` in the kit (solutions/<lab>/<kernel file>), or empty
