@@ -3,8 +3,10 @@
 // and on the same data, in the same run: lab 06's cascade, lab 08's
 // single-launch cascade (the kit's fastest kernel), an OpenMP simd dot product on the host CPU, a
 // read-only streaming kernel that measures the device's memory-bandwidth roof, and the latency
-// floor (an empty launch and a 4-byte read: what any one-launch reduction pays at least). Writes
-// one CSV row per measurement.
+// floor (an empty launch and a 4-byte read: what any one-launch reduction pays at least). The
+// cascade, the single launch, the roof and OpenMP run in rounds at each size, one run of each per
+// round, so that the ratios between them hold while the machine drifts. Writes one CSV row per
+// measurement.
 #include <omp.h>
 #include <unistd.h>
 
@@ -106,8 +108,10 @@ int main(int argc, char** argv) {
       if (l <= device_max) wgs.push_back(l);
       else std::cout << "work-group size " << l << " skipped: above this kernel's maximum on the device, " << device_max << "\n";
 
-    // Memory, said up front: two input arrays on the host and on the device, plus small buffers.
-    const double host_bytes = 2.0 * n_max * sizeof(float), device_bytes = 2.0 * n_max * sizeof(float);
+    // Memory, said up front: two input arrays on the host, and on the device three copies of them
+    // (the cascade's, the single launch's and the roof's, alive together while they run in rounds),
+    // plus small buffers.
+    const double host_bytes = 2.0 * n_max * sizeof(float), device_bytes = 3 * 2.0 * n_max * sizeof(float);
     const double host_memory = double(sysconf(_SC_PHYS_PAGES)) * double(sysconf(_SC_PAGESIZE));
     const double device_memory = double(rt.device.getInfo<CL_DEVICE_GLOBAL_MEM_SIZE>());
     const double max_alloc = double(rt.device.getInfo<CL_DEVICE_MAX_MEM_ALLOC_SIZE>());
@@ -136,7 +140,7 @@ int main(int argc, char** argv) {
     const bool cpu_device = (rt.device.getInfo<CL_DEVICE_TYPE>() & CL_DEVICE_TYPE_CPU) != 0;
     cl::Program stream_program = kit::build_program(rt.context, rt.device, stream_file, cpu_device ? "-D CONTIGUOUS" : "");
     cl::Kernel stream(stream_program, "StreamRead"), empty(stream_program, "Empty");
-    const std::size_t total = ns.size() * (wgs.size() + 5) + (no_openmp ? 0 : 1);
+    const std::size_t total = ns.size() * (wgs.size() + 2) + (no_openmp ? 0 : 1);
     std::size_t done = 0;
     const auto progress = [&](const std::string& what) {
       const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
@@ -151,15 +155,36 @@ int main(int argc, char** argv) {
         rows.push_back({"ArrayMultReduce", n, l, n / l, out.timing});
         rows.push_back({kWholeLab03, n, l, n / l, out.whole});
       }
-      progress("CascadeDot N = " + kit::format_count(n));
+      // The kernels compared with one another at this N run in rounds (kit::time_rounds): the
+      // cascade, the single launch, the roof and the host's OpenMP loop, one run of each per round.
+      progress("CascadeDot, SinglePassDot, StreamRead roof, OpenMP in rounds, N = " + kit::format_count(n));
       {
-        lab06::Runner runner(rt, cascade_file, {n, cascade_local, cascade_groups, kit::DataKind::Reals, 1, false}, cascade_in);
-        rows.push_back({"CascadeDot", n, runner.local(), runner.groups(), runner.run(warmup, repeats).timing});
-      }
-      progress("SinglePassDot N = " + kit::format_count(n));
-      {
+        lab06::Runner cascade(rt, cascade_file, {n, cascade_local, cascade_groups, kit::DataKind::Reals, 1, false}, cascade_in);
         lab08::SinglePass pass(rt, single_file, n, single, in.a.data(), in.b.data());
-        rows.push_back({"SinglePassDot", n, pass.local(), pass.groups(), pass.run(warmup, repeats, false).timing});
+        // The roof in the cascade's default shape, so that it differs from it only in the arithmetic.
+        const std::size_t groups = (cpu_device ? lab06::kGroupsPerComputeUnitCpu : lab06::kGroupsPerComputeUnitGpu) *
+                                   rt.device.getInfo<CL_DEVICE_MAX_COMPUTE_UNITS>(),
+                          l = cpu_device ? 1 : std::min<std::size_t>(256, stream.getWorkGroupInfo<CL_KERNEL_WORK_GROUP_SIZE>(rt.device));
+        cl::Buffer a(rt.context, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, n * 4, const_cast<float*>(in.a.data()));
+        cl::Buffer b(rt.context, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, n * 4, const_cast<float*>(in.b.data()));
+        cl::Buffer out(rt.context, CL_MEM_WRITE_ONLY, groups * l * 4);
+        stream.setArg(0, a);
+        stream.setArg(1, b);
+        stream.setArg(2, out);
+        stream.setArg(3, cl_uint(n / 4));
+        std::vector<std::function<void()>> runs{
+            [&] { cascade.run_once(); },
+            [&] { pass.run_once(false); },
+            [&] {
+              rt.queue.enqueueNDRangeKernel(stream, cl::NullRange, cl::NDRange(groups * l), cl::NDRange(l));
+              rt.queue.finish();
+            }};
+        if (!no_openmp) runs.push_back([&] { kit::openmp_dot(in.a.data(), in.b.data(), n); });
+        const std::vector<kit::Timing> t = kit::time_rounds(warmup, repeats, runs);
+        rows.push_back({"CascadeDot", n, cascade.local(), cascade.groups(), t[0]});
+        rows.push_back({"SinglePassDot", n, pass.local(), pass.groups(), t[1]});
+        rows.push_back({"StreamRead roof", n, l, groups, t[2]});
+        if (!no_openmp) rows.push_back({"OpenMP simd (host CPU)", n, 0, std::size_t(omp_get_max_threads()), t[3]});
       }
       progress("Latency floor N = " + kit::format_count(n));
       {
@@ -172,32 +197,10 @@ int main(int argc, char** argv) {
         });
         rows.push_back({"Latency floor", n, 1, 1, t});
       }
-      progress("StreamRead roof N = " + kit::format_count(n));
-      {
-        // The cascade's default shape, so that the roof differs from it only in the arithmetic.
-        const std::size_t groups = (cpu_device ? lab06::kGroupsPerComputeUnitCpu : lab06::kGroupsPerComputeUnitGpu) *
-                                   rt.device.getInfo<CL_DEVICE_MAX_COMPUTE_UNITS>(),
-                          l = cpu_device ? 1 : std::min<std::size_t>(256, stream.getWorkGroupInfo<CL_KERNEL_WORK_GROUP_SIZE>(rt.device));
-        cl::Buffer a(rt.context, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, n * 4, const_cast<float*>(in.a.data()));
-        cl::Buffer b(rt.context, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, n * 4, const_cast<float*>(in.b.data()));
-        cl::Buffer out(rt.context, CL_MEM_WRITE_ONLY, groups * l * 4);
-        stream.setArg(0, a);
-        stream.setArg(1, b);
-        stream.setArg(2, out);
-        stream.setArg(3, cl_uint(n / 4));
-        const kit::Timing t = kit::time_runs(warmup, repeats, [&] {
-          rt.queue.enqueueNDRangeKernel(stream, cl::NullRange, cl::NDRange(groups * l), cl::NDRange(l));
-          rt.queue.finish();
-        });
-        rows.push_back({"StreamRead roof", n, l, groups, t});
-      }
-      progress("OpenMP N = " + kit::format_count(n));
-      if (!no_openmp)
-        rows.push_back({"OpenMP simd (host CPU)", n, 0, std::size_t(omp_get_max_threads()),
-                        kit::time_runs(warmup, repeats, [&] { kit::openmp_dot(in.a.data(), in.b.data(), n); })});
     }
-    // The cascade against OpenMP once more at the largest size, alternately (A B A B ...): the two
-    // are bound by the same memory, so the blocks above may differ by the machine's drift alone.
+    // The cascade against OpenMP once more at the largest size, alternately (A B A B ...), with the
+    // ratio taken pair by pair: the two are bound by the same memory, and the quartiles say how far
+    // one pair strays.
     kit::SpeedRatio vs_openmp;
     if (!no_openmp) {
       progress("CascadeDot / OpenMP, alternating, N = " + kit::format_count(n_max));

@@ -1,8 +1,9 @@
-// kit's timing helpers: quantiles of a list, and the alternating speed ratio's median and quartiles.
+// kit's timing helpers: quantiles of a list, the alternating speed ratio's median and quartiles, and runs timed in rounds.
 #include <doctest/doctest.h>
 
 #include <chrono>
 #include <stdexcept>
+#include <string>
 #include <thread>
 
 #include "kit/timing.hpp"
@@ -39,4 +40,21 @@ TEST_CASE("the alternating speed ratio says which of two runs is faster, with qu
   CHECK(r.median <= r.upper_quartile);
   CHECK(kit::median_speed_ratio(run(100, calls_a), run(0, calls_b), 3) < 0.5);  // the other way round
   CHECK_THROWS_AS(kit::alternating_speed_ratio(run(0, calls_a), run(0, calls_b), 0), std::invalid_argument);
+}
+
+TEST_CASE("time_rounds calls every run once per round, in order, after the warm-up rounds, and times each apart") {
+  std::string order;
+  const auto a = [&] { order += 'a'; };
+  const auto b = [&] {
+    order += 'b';
+    std::this_thread::sleep_for(std::chrono::milliseconds(2));
+  };
+  const std::vector<kit::Timing> t = kit::time_rounds(1, 3, {a, b});
+  CHECK(order == "abababab");  // one warm-up round, then three timed ones: never a block of one run
+  REQUIRE(t.size() == 2);
+  CHECK(t[0].samples.size() == 3);
+  CHECK(t[1].samples.size() == 3);
+  CHECK(t[1].best >= 2e-3);  // b's own time, not a's
+  CHECK(t[0].best < t[1].best);
+  CHECK_THROWS(kit::time_rounds(0, 0, {[] {}}));
 }

@@ -32,6 +32,22 @@ Timing time_runs(int warmup, int repeats, const std::function<void()>& run) {
   return timing_of(std::move(samples));
 }
 
+std::vector<Timing> time_rounds(int warmup, int repeats, const std::vector<std::function<void()>>& runs) {
+  if (repeats < 1) throw std::invalid_argument("time_rounds needs at least one timed round");
+  for (int i = 0; i < warmup; ++i)
+    for (const auto& run : runs) run();
+  std::vector<std::vector<double>> samples(runs.size());
+  for (int i = 0; i < repeats; ++i)
+    for (std::size_t k = 0; k < runs.size(); ++k) {
+      const double t0 = omp_get_wtime();
+      runs[k]();
+      samples[k].push_back(omp_get_wtime() - t0);
+    }
+  std::vector<Timing> out;
+  for (std::vector<double>& s : samples) out.push_back(timing_of(std::move(s)));
+  return out;
+}
+
 Timing timing_of(std::vector<double> samples) {
   if (samples.empty()) throw std::invalid_argument("timing_of needs at least one timed run");
   Timing t;

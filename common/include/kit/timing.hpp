@@ -16,6 +16,11 @@ Timing time_runs(int warmup, int repeats, const std::function<void()>& run);
 // The best and the median of timed runs' seconds (at least one).
 Timing timing_of(std::vector<double> samples);
 
+// Times several runs in rounds: `warmup` untimed rounds, then `repeats` rounds, each calling every
+// run once in order. Runs that are compared with one another meet the machine's drift (other load,
+// clocks, a neighbour's memory traffic) alike, which blocks of repeats one run after another do not.
+std::vector<Timing> time_rounds(int warmup, int repeats, const std::vector<std::function<void()>>& runs);
+
 // How much faster `a` is than `b`, pair by pair: the median of (seconds of b / seconds of a) and
 // the quartiles of those ratios (the middle half of the pairs lies between them).
 struct SpeedRatio {
