@@ -20,7 +20,7 @@ done
 
 mkdir -p "$out/listings" "$out/figures"
 "$python" "$root/scripts/extract_slide_listings.py" --out "$out/listings"
-"$python" "$root/scripts/plot_benchmark.py" "$root/slides/data/sweep-PoCL-2core-EPYC-2026-11-21.csv" \
+"$python" "$root/scripts/plot_benchmark.py" "$root/slides/data/sweep-PoCL-2core-EPYC-2026-11-25.csv" \
   --out "$out/figures"
 "$python" "$root/scripts/plot_benchmark.py" "$root/slides/data/sweep-NVIDIA-H100-2026-11-25.csv" --out "$out/figures"
 

@@ -15,7 +15,7 @@ log=$out/log.txt
   "$bin/03-array-mult-reduce" --list
   nvcc -O3 -arch=sm_90 bench/thrust_dot.cu -o /tmp/thrust_dot && echo "thrust baseline built"
 } > "$log" 2>&1
-"$bin/reduction-benchmark" -p nvidia --repeats 50 -o "$out/gpu-sweep.csv" >> "$log" 2>&1
+"$bin/reduction-benchmark" -p nvidia --repeats 200 -o "$out/gpu-sweep.csv" >> "$log" 2>&1
 sizes=""; for s in 1 2 4 8 16 32 64 128 256; do sizes="$sizes $((s << 20))"; done
 /tmp/thrust_dot $sizes > "$out/thrust.csv" 2>> "$log"
 {
