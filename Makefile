@@ -44,8 +44,7 @@ graph: build
 
 # Redraw the shipped graphs in slides/figures from the shipped CSVs in slides/data (no measuring).
 graph-slides: setup
-	$(PYTHON) scripts/plot_benchmark.py slides/data/sweep-PoCL-2core-EPYC-2026-11-25.csv --out slides/figures
-	$(PYTHON) scripts/plot_benchmark.py slides/data/sweep-NVIDIA-H100-2026-11-25.csv --out slides/figures
+	PYTHON=$(PYTHON) scripts/plot_deck_graphs.sh slides/figures
 
 gradescope-zip: setup
 	scripts/gradescope-zip.sh

@@ -20,9 +20,7 @@ done
 
 mkdir -p "$out/listings" "$out/figures"
 "$python" "$root/scripts/extract_slide_listings.py" --out "$out/listings"
-"$python" "$root/scripts/plot_benchmark.py" "$root/slides/data/sweep-PoCL-2core-EPYC-2026-11-25.csv" \
-  --out "$out/figures"
-"$python" "$root/scripts/plot_benchmark.py" "$root/slides/data/sweep-NVIDIA-H100-2026-11-25.csv" --out "$out/figures"
+PYTHON="$python" "$root/scripts/plot_deck_graphs.sh" "$out/figures"
 
 # The drawings of the solutions as they ran (grader check --draw: lab 03's kernel at L = 16, lab
 # 04's five rungs), as TikZ into OUT/drawings/. They need the built grader and Oclgrind.
