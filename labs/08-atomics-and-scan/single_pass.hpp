@@ -23,9 +23,9 @@ struct Case;
 // which a GPU waits for at the end of the launch, so G is no larger than the sweep needs: on a GPU
 // one group per 64 L elements (each work-item sweeping 64 floats of each array), rounded to whole
 // compute units and kept between 2 and 8 groups per compute unit (8 of 256 fill an H100's compute
-// unit); on a CPU kSinglePassGroupsPerComputeUnitCpu per compute unit. On an H100 (L = 256), 2 per
-// compute unit were the fastest of 1 to 16 up to 4Mi and 8 from 16Mi on
-// (slides/data/logs/NVIDIA-H100-2026-11-25-single-pass-groups.txt).
+// unit); on a CPU kSinglePassGroupsPerComputeUnitCpu per compute unit. On an H100 (L = 256), of 1 to
+// 16 per compute unit, 2 were the fastest at 4Mi and within the noise of the best at 1Mi-8Mi, and
+// 8 the fastest at 16Mi (slides/data/logs/NVIDIA-H100-2026-11-25-single-pass-groups.txt).
 struct SinglePassShape {
   std::size_t local = 0, groups = 0;
 };
