@@ -4,9 +4,10 @@
 // single-launch cascade (the kit's fastest kernel), an OpenMP simd dot product on the host CPU, a
 // read-only streaming kernel that measures the device's memory-bandwidth roof, and the latency
 // floor (an empty launch and a 4-byte read: what any one-launch reduction pays at least). The
-// cascade, the single launch, the roof and OpenMP run in rounds at each size, one run of each per
-// round, so that the ratios between them hold while the machine drifts. Writes one CSV row per
-// measurement.
+// roof is timed twice: to `finish`, and followed by a blocking 4-byte read as a reduction reads its
+// result (the ceiling of any one-launch reduction). The cascade, the single launch, both roofs and
+// OpenMP run in rounds at each size, one run of each per round, so that the ratios between them
+// hold while the machine drifts. Writes one CSV row per measurement.
 #include <omp.h>
 #include <unistd.h>
 
@@ -24,6 +25,7 @@
 #include "kit/cli.hpp"
 #include "kit/errors.hpp"
 #include "kit/paths.hpp"
+#include "kit/timing.hpp"
 
 namespace {
 
@@ -52,9 +54,46 @@ double gib(double bytes) { return bytes / double(1 << 30); }
 // this row times the same runs to the total on the host (+ reading the partials back and adding
 // them), which is what the one-launch kernels are compared with: they hand back the total.
 const std::string kWholeLab03 = "ArrayMultReduce + host sum";
+// The roof's kernel followed by a blocking read of 4 bytes instead of `finish`: the same reads of
+// memory and the same read-back as a one-launch reduction, with no tree, ticket or combine.
+const std::string kRoofRead = "StreamRead roof + result read";
 
 constexpr int kAlternatingPairs = 21;  // cascade / OpenMP pairs at the largest size
 constexpr int kFloorRuns = 100;         // empty launches + reads per size: the best is the floor
+
+const Row* find_row(const std::vector<Row>& rows, std::size_t n, const std::string& kernel) {
+  for (const Row& r : rows)
+    if (r.elements == n && r.kernel == kernel) return &r;
+  return nullptr;
+}
+
+double gnums(const Row* r) { return r ? r->elements / r->timing.best / 1e9 : 0; }
+
+// The single launch at every size against the roof (best against best, and round by round: the
+// roof's seconds over the single launch's in the same round, whose median and middle half a drift
+// of the machine between rounds cannot move), against the roof followed by a result read (the
+// ceiling of a one-launch reduction), and against the slide kernel's whole reduction (its best L).
+void print_single_pass_table(const std::vector<Row>& rows, const std::vector<std::size_t>& ns, int repeats) {
+  std::printf("Per size (GNum/s, best of %d rounds): N, SinglePassDot, roof, single / roof, the same round by round "
+              "(median [middle half]), roof + result read, single / (roof + read), slide kernel + host sum (best L), "
+              "single / slide\n",
+              repeats);
+  for (std::size_t n : ns) {
+    const Row *single = find_row(rows, n, "SinglePassDot"), *roof = find_row(rows, n, "StreamRead roof"),
+              *roof_read = find_row(rows, n, kRoofRead);
+    if (!single || !roof || !roof_read) continue;
+    double slide = 0;
+    for (const Row& r : rows)
+      if (r.elements == n && r.kernel == kWholeLab03) slide = std::max(slide, gnums(&r));
+    std::vector<double> per_round;
+    for (std::size_t i = 0; i < single->timing.samples.size(); ++i)
+      per_round.push_back(roof->timing.samples[i] / single->timing.samples[i]);
+    std::printf("  %6s  %8.2f  %8.2f  %5.2f  %5.2f [%4.2f %4.2f]  %8.2f  %5.2f  %8.2f  %5.2f\n", kit::format_count(n).c_str(),
+                gnums(single), gnums(roof), gnums(single) / gnums(roof), kit::median(per_round),
+                kit::quantile(per_round, 0.25), kit::quantile(per_round, 0.75), gnums(roof_read),
+                gnums(single) / gnums(roof_read), slide, slide > 0 ? gnums(single) / slide : 0.0);
+  }
+}
 
 }  // namespace
 
@@ -156,8 +195,8 @@ int main(int argc, char** argv) {
         rows.push_back({kWholeLab03, n, l, n / l, out.whole});
       }
       // The kernels compared with one another at this N run in rounds (kit::time_rounds): the
-      // cascade, the single launch, the roof and the host's OpenMP loop, one run of each per round.
-      progress("CascadeDot, SinglePassDot, StreamRead roof, OpenMP in rounds, N = " + kit::format_count(n));
+      // cascade, the single launch, the two roofs and the host's OpenMP loop, one run of each per round.
+      progress("CascadeDot, SinglePassDot, the roofs, OpenMP in rounds, N = " + kit::format_count(n));
       {
         lab06::Runner cascade(rt, cascade_file, {n, cascade_local, cascade_groups, kit::DataKind::Reals, 1, false}, cascade_in);
         lab08::SinglePass pass(rt, single_file, n, single, in.a.data(), in.b.data());
@@ -178,13 +217,19 @@ int main(int argc, char** argv) {
             [&] {
               rt.queue.enqueueNDRangeKernel(stream, cl::NullRange, cl::NDRange(groups * l), cl::NDRange(l));
               rt.queue.finish();
+            },
+            [&] {
+              float x = 0;
+              rt.queue.enqueueNDRangeKernel(stream, cl::NullRange, cl::NDRange(groups * l), cl::NDRange(l));
+              rt.queue.enqueueReadBuffer(out, CL_TRUE, 0, sizeof x, &x);  // as the single launch reads its result
             }};
         if (!no_openmp) runs.push_back([&] { kit::openmp_dot(in.a.data(), in.b.data(), n); });
         const std::vector<kit::Timing> t = kit::time_rounds(warmup, repeats, runs);
         rows.push_back({"CascadeDot", n, cascade.local(), cascade.groups(), t[0]});
         rows.push_back({"SinglePassDot", n, pass.local(), pass.groups(), t[1]});
         rows.push_back({"StreamRead roof", n, l, groups, t[2]});
-        if (!no_openmp) rows.push_back({"OpenMP simd (host CPU)", n, 0, std::size_t(omp_get_max_threads()), t[3]});
+        rows.push_back({kRoofRead, n, l, groups, t[3]});
+        if (!no_openmp) rows.push_back({"OpenMP simd (host CPU)", n, 0, std::size_t(omp_get_max_threads()), t[4]});
       }
       progress("Latency floor N = " + kit::format_count(n));
       {
@@ -246,22 +291,7 @@ int main(int argc, char** argv) {
                 single_pass / roof, cascade / lab03_best);
     if (openmp > 0) std::printf(", cascade / OpenMP = %.2f", cascade / openmp);
     std::printf("\n");
-    // The single launch at every size against the roof and against the slide kernel's whole
-    // reduction (its best work-group size), all from this run.
-    std::printf("Per size (GNum/s, best of %d): N, SinglePassDot, roof, single / roof, slide kernel + host sum (best L), "
-                "single / slide\n", repeats);
-    for (std::size_t n : ns) {
-      double single = 0, roof_n = 0, slide = 0;
-      for (const Row& r : rows) {
-        if (r.elements != n) continue;
-        const double g = r.elements / r.timing.best / 1e9;
-        if (r.kernel == "SinglePassDot") single = g;
-        if (r.kernel == "StreamRead roof") roof_n = g;
-        if (r.kernel == kWholeLab03) slide = std::max(slide, g);
-      }
-      std::printf("  %6s  %8.2f  %8.2f  %5.2f  %8.2f  %5.2f\n", kit::format_count(n).c_str(), single, roof_n, single / roof_n, slide,
-                  slide > 0 ? single / slide : 0.0);
-    }
+    print_single_pass_table(rows, ns, repeats);
     if (vs_openmp.pairs)
       std::printf("Cascade / OpenMP, alternating at N = %s: %.2f (median of %d pairs; middle half of the pairs %.2f .. %.2f)\n",
                   kit::format_count(n_max).c_str(), vs_openmp.median, vs_openmp.pairs, vs_openmp.lower_quartile,

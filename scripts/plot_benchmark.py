@@ -11,7 +11,8 @@ Writes four graphs, each as PNG and SVG, named <device>-<date>-<graph>:
   by-wg       one curve per work-group size
   vs-wg       GNum/s vs work-group size, one curve per array size
   kernels     the kit's kernels against the streaming roof and the CPU (and CUDA) baselines, each to
-              its total (lab 03 with its partials read back and added, where the sweep has that row)
+              its total (lab 03 with its partials read back and added, where the sweep has that row),
+              and the roof followed by reading one result back, where the sweep has that row
 """
 import argparse
 import collections
@@ -172,7 +173,9 @@ def main():
     series["ArrayMultReduce (best L)"] = sorted(best_lab03.items())
     for r in thrust:
         series["thrust::inner_product (CUDA)"].append((r["elements"], r["gnums_best"]))
-    styles = {"StreamRead roof": ("k--", "memory roof (StreamRead)"), "CascadeDot": ("o-", "CascadeDot (lab 06)"),
+    styles = {"StreamRead roof": ("k--", "memory roof (StreamRead)"),
+              "StreamRead roof + result read": ("-.", "roof + reading one result (a one-launch reduction's best)"),
+              "CascadeDot": ("o-", "CascadeDot (lab 06)"),
               "SinglePassDot": ("v-", "single launch (lab 08, dot_single_pass)"),
               "ArrayMultReduce (best L)": ("s-", "ArrayMultReduce (lab 03, best L" +
                                            (", + host sum)" if lab03_whole else ")")),

@@ -3,6 +3,7 @@
 #include <doctest/doctest.h>
 
 #include <fstream>
+#include <sstream>
 
 #include "kit/paths.hpp"
 #include "support.hpp"
@@ -14,13 +15,31 @@ TEST_CASE("the benchmark's quick mode measures every kernel and writes the CSV")
   CHECK(run.output.find("needs 0.02 GiB on the host") != std::string::npos);
   CHECK(run.output.find("Cascade / OpenMP, alternating at N = 2Mi: ") != std::string::npos);
   const std::string csv = test::read(dir / "q.csv");
-  for (const char* kernel : {",ArrayMultReduce,", ",ArrayMultReduce + host sum,", ",CascadeDot,", ",SinglePassDot,", ",Latency floor,", ",StreamRead roof,",
+  for (const char* kernel : {",ArrayMultReduce,", ",ArrayMultReduce + host sum,", ",CascadeDot,", ",SinglePassDot,", ",Latency floor,", ",StreamRead roof,", ",StreamRead roof + result read,",
                              ",OpenMP simd (host CPU),"})
     CHECK_MESSAGE(csv.find(kernel) != std::string::npos, kernel);
-  CHECK(std::count(csv.begin(), csv.end(), '\n') == 1 + 2 * (2 * 2 + 5));  // header; per size 2 x 2 lab 03 rows + 5
-  // The per-size summary: the single launch against the roof and the slide kernel's whole reduction.
-  CHECK(run.output.find("Per size (GNum/s, best of 2): N, SinglePassDot, roof, single / roof") != std::string::npos);
-  CHECK(run.output.find("\n     2Mi  ") != std::string::npos);
+  CHECK(std::count(csv.begin(), csv.end(), '\n') == 1 + 2 * (2 * 2 + 6));  // header; per size 2 x 2 lab 03 rows + 6
+  // The per-size summary: the single launch against the roof (best against best, and round by
+  // round), the roof with a result read, and the slide kernel's whole reduction; ten figures a size.
+  CHECK(run.output.find("Per size (GNum/s, best of 2 rounds): N, SinglePassDot, roof, single / roof, the same round by round "
+                        "(median [middle half]), roof + result read, single / (roof + read)") != std::string::npos);
+  for (const char* size : {"\n     1Mi  ", "\n     2Mi  "}) {
+    const std::size_t at = run.output.find(size);
+    REQUIRE_MESSAGE(at != std::string::npos, size);
+    std::istringstream line(run.output.substr(at + 1, run.output.find('\n', at + 1) - at - 1));
+    std::string n, quartiles;
+    double single, roof, ratio, per_round, low, high, roof_read, vs_read, slide, vs_slide;
+    char open = 0, close = 0;
+    line >> n >> single >> roof >> ratio >> per_round >> open >> low >> high >> close >> roof_read >> vs_read >> slide >> vs_slide;
+    REQUIRE_MESSAGE(!line.fail(), run.output);
+    CHECK(open == '[');
+    CHECK(close == ']');
+    CHECK(single > 0);
+    CHECK(ratio == doctest::Approx(single / roof).epsilon(0.01));  // printed to two decimals
+    CHECK(low <= per_round);
+    CHECK(per_round <= high);
+    CHECK(vs_read == doctest::Approx(single / roof_read).epsilon(0.01));
+  }
   CHECK(csv.find("Portable Computing Language") != std::string::npos);
 
   // The plots, from the CSV just written.
@@ -35,7 +54,7 @@ TEST_CASE("the benchmark's quick mode measures every kernel and writes the CSV")
   const auto bad = test::run_command(test::kit_path("scripts/plot_benchmark.py") + " " + (dir / "q.csv").string() + " --out " +
                                      (dir / "p2").string());
   CHECK(bad.exit_code != 0);
-  CHECK(bad.output.find("q.csv:20: expected 14 fields, found 3") != std::string::npos);
+  CHECK(bad.output.find("q.csv:22: expected 14 fields, found 3") != std::string::npos);
 }
 
 TEST_CASE("sizes that do not fit are refused with the figures") {
