@@ -54,8 +54,10 @@ double gib(double bytes) { return bytes / double(1 << 30); }
 // this row times the same runs to the total on the host (+ reading the partials back and adding
 // them), which is what the one-launch kernels are compared with: they hand back the total.
 const std::string kWholeLab03 = "ArrayMultReduce + host sum";
-// The roof's kernel followed by a blocking read of 4 bytes instead of `finish`: the same reads of
-// memory and the same read-back as a one-launch reduction, with no tree, ticket or combine.
+// The roof's kernel followed by a blocking read of 4 bytes instead of `finish`, from memory made as
+// lab 08's single launch makes its result (CL_MEM_ALLOC_HOST_PTR): the same reads of memory and the
+// same read-back as a one-launch reduction, with no tree, ticket or combine. The in-order queue
+// starts the read when the kernel has finished.
 const std::string kRoofRead = "StreamRead roof + result read";
 
 constexpr int kAlternatingPairs = 21;  // cascade / OpenMP pairs at the largest size
@@ -207,6 +209,7 @@ int main(int argc, char** argv) {
         cl::Buffer a(rt.context, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, n * 4, const_cast<float*>(in.a.data()));
         cl::Buffer b(rt.context, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, n * 4, const_cast<float*>(in.b.data()));
         cl::Buffer out(rt.context, CL_MEM_WRITE_ONLY, groups * l * 4);
+        cl::Buffer result(rt.context, CL_MEM_READ_WRITE | CL_MEM_ALLOC_HOST_PTR, sizeof(float));
         stream.setArg(0, a);
         stream.setArg(1, b);
         stream.setArg(2, out);
@@ -221,7 +224,7 @@ int main(int argc, char** argv) {
             [&] {
               float x = 0;
               rt.queue.enqueueNDRangeKernel(stream, cl::NullRange, cl::NDRange(groups * l), cl::NDRange(l));
-              rt.queue.enqueueReadBuffer(out, CL_TRUE, 0, sizeof x, &x);  // as the single launch reads its result
+              rt.queue.enqueueReadBuffer(result, CL_TRUE, 0, sizeof x, &x);  // as the single launch reads its result
             }};
         if (!no_openmp) runs.push_back([&] { kit::openmp_dot(in.a.data(), in.b.data(), n); });
         const std::vector<kit::Timing> t = kit::time_rounds(warmup, repeats, runs);

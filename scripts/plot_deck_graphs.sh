@@ -6,6 +6,6 @@ set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 out="${1:?usage: plot_deck_graphs.sh OUT}"
 python="${PYTHON:-/usr/bin/python3}"
-for sweep in sweep-PoCL-2core-EPYC-2026-11-25.csv sweep-NVIDIA-H100-2026-11-25.csv; do
+for sweep in sweep-PoCL-2core-EPYC-2026-11-25.csv sweep-NVIDIA-H100-2026-11-26.csv; do
   "$python" "$root/scripts/plot_benchmark.py" "$root/slides/data/$sweep" --out "$out"
 done

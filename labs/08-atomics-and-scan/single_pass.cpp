@@ -50,7 +50,10 @@ SinglePass::SinglePass(const kit::Runtime& rt, const std::filesystem::path& kern
   std::vector<float> no_partials(groups_, nan);  // from host memory, never clEnqueueFillBuffer (see detail)
   partials_ = cl::Buffer(rt.context, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, groups_ * sizeof(float), no_partials.data());
   ticket_ = cl::Buffer(rt.context, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, sizeof zero, const_cast<cl_uint*>(&zero));
-  result_ = cl::Buffer(rt.context, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, sizeof nan, const_cast<float*>(&nan));
+  // The result in host-accessible memory: on an H100 the blocking read of 4 bytes from it took 2-3 %
+  // less of the launch at 16Mi, round by round (slides/data/logs/NVIDIA-H100-2026-11-26-read-back.txt).
+  result_ = cl::Buffer(rt.context, CL_MEM_READ_WRITE | CL_MEM_ALLOC_HOST_PTR | CL_MEM_COPY_HOST_PTR, sizeof nan,
+                       const_cast<float*>(&nan));
   kernel_.setArg(0, a_);
   kernel_.setArg(1, b_);
   kernel_.setArg(2, cl::Local(local_ * sizeof(float)));
