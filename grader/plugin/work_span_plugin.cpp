@@ -2,7 +2,10 @@
 // comparisons, min/max, multiply-adds) each work-item does in each barrier phase. From that: the group's work,
 // its span (each phase waits for its busiest work-item) and its busiest work-item. One JSON line
 // per kernel launch is appended to the file named by KIT_WORK_SPAN_LOG. With KIT_DRAW_LOG it also
-// writes the drawing trace of one work-group of each launch (draw_trace.hpp).
+// writes the drawing trace of one work-group of each launch (draw_trace.hpp). Each line also holds
+// the access trace (access_trace.hpp): the buffer arguments by position, the address steps of the
+// global loads between neighbouring work-items, and, in launches with atomics, the order of the
+// stores, loads, atomics and fences.
 //
 // "On the data" is followed by taint: a value loaded from global, local or constant memory is data;
 // a value computed from data is data; a private variable holds data while the last store into it
@@ -12,11 +15,13 @@
 #include <oclgrind/KernelInvocation.h>
 #include <oclgrind/Memory.h>
 #include <oclgrind/Plugin.h>
+#include <oclgrind/Program.h>
 #include <oclgrind/WorkGroup.h>
 #include <oclgrind/WorkItem.h>
 
 #include <algorithm>
 #include <cstdlib>
+#include <regex>
 #include <fstream>
 #include <optional>
 #include <sstream>
@@ -25,15 +30,38 @@
 #include <unordered_set>
 #include <vector>
 
+#include "access_trace.hpp"
 #include "draw_trace.hpp"
 
 namespace {
+
+// Two members of Oclgrind's public classes that its API keeps private are read through the
+// standard's rule that an explicit instantiation may name a private member: a kernel's argument
+// by position (whose value is the buffer's address) and the text of a message being built (where
+// Oclgrind writes an instruction's source line, as in its own reports).
+template <class Tag, typename Tag::type Member>
+struct Reach {
+  friend typename Tag::type reach(Tag) { return Member; }
+};
+struct KernelArgument {
+  using type = const llvm::Argument* (oclgrind::Kernel::*)(unsigned int) const;
+  friend type reach(KernelArgument);
+};
+struct MessageText {
+  using type = std::stringstream oclgrind::Context::Message::*;
+  friend type reach(MessageText);
+};
+template struct Reach<KernelArgument, &oclgrind::Kernel::getArgument>;
+template struct Reach<MessageText, &oclgrind::Context::Message::m_stream>;
+
+constexpr unsigned kArgGlobal = 0x119B, kArgConstant = 0x119D;  // CL_KERNEL_ARG_ADDRESS_GLOBAL, _CONSTANT
 
 // What the plugin needs to know of one instruction, parsed once from its IR text.
 struct Shape {
   enum Kind { Load, Store, Combine, Other } kind = Other;
   std::string result;                 // "%add", or "" for none
   std::vector<std::string> operands;  // "%x" names, in order (for a store: the value first)
+  char fence = 0;  // a fence on global memory: 'F' mem_fence, 'W' write_mem_fence, 'R' read_mem_fence
 };
 
 // "  %add = fadd float %5, %6, !dbg !20" -> result %add, opcode fadd, operands %5 %6.
@@ -52,6 +80,16 @@ Shape parse(const std::string& text) {
   bool combining_call = false;
   for (const char* callee : {"@_Z3max", "@_Z3min", "@_Z4fmax", "@_Z4fmin", "@_Z3fma", "@_Z3mad", "@llvm.fmuladd", "@llvm.fma."})
     combining_call |= opcode == "call" && body.find(callee) != std::string::npos;
+  // A fence's flags are a constant at -O0 (CLK_GLOBAL_MEM_FENCE is 2): "(i32 noundef 2)".
+  for (const auto& [callee, kind] : {std::pair<const char*, char>{"@_Z9mem_fencej(", 'F'}, {"@_Z15write_mem_fencej(", 'W'},
+                                     {"@_Z14read_mem_fencej(", 'R'}})
+    if (opcode == "call" && body.find(callee) != std::string::npos) {
+      const std::string args = body.substr(body.find(callee) + std::string(callee).size());
+      const auto digits = args.find_last_of("0123456789");
+      if (digits == std::string::npos) continue;
+      const auto start = args.find_last_not_of("0123456789", digits) + 1;
+      if (std::stoul(args.substr(start, digits - start + 1)) & 2) s.fence = kind;
+    }
   if (opcode == "load") s.kind = Shape::Load;
   else if (opcode == "store") s.kind = Shape::Store;
   else if (opcode == "fadd" || opcode == "fsub" || opcode == "add" || opcode == "sub" || opcode == "fcmp" || opcode == "icmp" ||
@@ -76,6 +114,9 @@ struct ItemState {
   bool pending_private = false;
   bool pending_store = false;  // the pending private access is a store
   char pending_space = 'g';    // the drawing trace's name of the pending access's memory
+  std::size_t pending_buffer = 0;  // Oclgrind's number of the pending access's buffer
+  bool pending_atomic = false;     // the instruction under way is an atomic on global memory
+  bool pending_global = false;     // ... or a plain load or store of global memory
 };
 
 char space_of(const oclgrind::Memory* memory) {
@@ -111,7 +152,26 @@ class WorkSpan : public oclgrind::Plugin {
     groups_.str("");
     first_group_ = true;
     shapes_.clear();  // a freed program's instructions may share addresses with this one's
+    lines_.clear();
     draw_.launch_begin();
+    const oclgrind::Kernel* kernel = invocation->getKernel();
+    const oclgrind::Memory* global = m_context->getGlobalMemory();
+    std::vector<std::pair<unsigned, std::size_t>> args;
+    unsigned address_bits = 0;
+    for (unsigned i = 0; i < kernel->getNumArguments(); ++i) {
+      const unsigned space = kernel->getArgumentAddressQualifier(i);
+      if (space != kArgGlobal && space != kArgConstant) continue;
+      const auto* key = reinterpret_cast<const llvm::Value*>((kernel->*reach(KernelArgument()))(i));
+      for (auto v = kernel->values_begin(); v != kernel->values_end(); ++v) {
+        if (v->first != key) continue;
+        const std::size_t address = v->second.getPointer();
+        const std::size_t buffer = global->extractBuffer(address);
+        args.emplace_back(i, buffer);
+        for (unsigned bits = 1; bits < 64 && !address_bits && buffer; ++bits)
+          if ((address >> bits) == buffer) address_bits = bits;
+      }
+    }
+    access_.launch_begin(kernel->getProgram()->getBuildOptions(), std::move(args), address_bits);
   }
 
   void workGroupBegin(const oclgrind::WorkGroup* group) override {
@@ -123,6 +183,7 @@ class WorkSpan : public oclgrind::Plugin {
     const std::size_t id[3] = {group_.id.x, group_.id.y, group_.id.z};
     const std::size_t nx = global_.x / local_.x, ny = global_.y / local_.y;
     draw_.group_begin(id[0] + nx * (id[1] + ny * id[2]), id, group_.items);
+    access_.group_begin(id[0] + nx * (id[1] + ny * id[2]));
   }
 
   void workGroupBarrier(const oclgrind::WorkGroup*, uint32_t) override {
@@ -140,6 +201,16 @@ class WorkSpan : public oclgrind::Plugin {
     s.pending_space = space_of(memory);
     s.pending_address = address;
     s.pending_size = size;
+    s.pending_buffer = memory->extractBuffer(address);
+    s.pending_global = memory->getAddressSpace() == oclgrind::AddrSpaceGlobal;
+  }
+
+  void memoryAtomicLoad(const oclgrind::Memory* memory, const oclgrind::WorkItem* item, oclgrind::AtomicOp, size_t address,
+                        size_t) override {
+    if (memory->getAddressSpace() != oclgrind::AddrSpaceGlobal) return;
+    ItemState& s = state(item);
+    s.pending_atomic = true;
+    s.pending_buffer = memory->extractBuffer(address);
   }
 
   void memoryStore(const oclgrind::Memory* memory, const oclgrind::WorkItem* item, size_t address, size_t size,
@@ -150,6 +221,8 @@ class WorkSpan : public oclgrind::Plugin {
     s.pending_space = space_of(memory);
     s.pending_address = address;
     s.pending_size = size;
+    s.pending_buffer = memory->extractBuffer(address);
+    s.pending_global = memory->getAddressSpace() == oclgrind::AddrSpaceGlobal;
   }
 
   void instructionExecuted(const oclgrind::WorkItem* item, const llvm::Instruction* instruction,
@@ -160,6 +233,7 @@ class WorkSpan : public oclgrind::Plugin {
     const std::size_t depth = item->getCallStack().size();
     const auto is_data = [&](const std::string& name) { return s.data_names.count(at_depth(name, depth)) > 0; };
     if (draw_.tracing()) trace(item, shape, s, depth);
+    follow_access(item, instruction, shape, s);
     switch (shape.kind) {
       case Shape::Load: {
         bool data = s.pending_data_load;
@@ -223,6 +297,7 @@ class WorkSpan : public oclgrind::Plugin {
             << ",\"busiest_item\":" << top << ",\"busiest_ops\":" << per_item[top] << "}";
     first_group_ = false;
     draw_.group_end(group_.ops.size());
+    access_.group_end();
   }
 
   void kernelEnd(const oclgrind::KernelInvocation*) override {
@@ -231,10 +306,39 @@ class WorkSpan : public oclgrind::Plugin {
     if (log_path_.empty()) return;
     std::ofstream out(log_path_, std::ios::app);
     out << "{\"kernel\":\"" << kernel_ << "\",\"global\":[" << global_.x << "," << global_.y << "," << global_.z
-        << "],\"local\":[" << local_.x << "," << local_.y << "," << local_.z << "],\"groups\":[" << groups_.str() << "]}\n";
+        << "],\"local\":[" << local_.x << "," << local_.y << "," << local_.z << "],\"groups\":[" << groups_.str() << "]" << access_.json() << "}\n";
   }
 
  private:
+  // The access trace's view of one instruction: the global access before it, or a fence.
+  void follow_access(const oclgrind::WorkItem* item, const llvm::Instruction* instruction, const Shape& shape, ItemState& s) {
+    const std::size_t i = linear(item), phase = group_.phase;
+    if (s.pending_atomic) {
+      access_.atomic(line_of(instruction), i, phase, s.pending_buffer);
+      s.pending_atomic = s.pending_global = false;
+      return;
+    }
+    if (s.pending_global) {
+      if (s.pending_store) access_.store(line_of(instruction), i, phase, s.pending_buffer);
+      else access_.load(instruction, line_of(instruction), i, phase, s.pending_buffer, s.pending_address, s.pending_size);
+      s.pending_global = false;
+    }
+    if (shape.fence) access_.fence(shape.fence, line_of(instruction), i, phase);
+  }
+
+  // The source line of an instruction, as Oclgrind's own reports give it (0: unknown).
+  int line_of(const llvm::Instruction* instruction) {
+    const auto found = lines_.find(instruction);
+    if (found != lines_.end()) return found->second;
+    oclgrind::Context::Message message(oclgrind::DEBUG, m_context);
+    message << instruction;
+    static const std::regex at(R"(At line (\d+))");
+    std::smatch m;
+    const std::string text = (message.*reach(MessageText())).str();
+    const int line = std::regex_search(text, m, at) ? std::stoi(m[1]) : 0;
+    return lines_.emplace(instruction, line).first->second;
+  }
+
   // The drawing trace's view of one instruction, with the memory access before it.
   void trace(const oclgrind::WorkItem* item, const Shape& shape, const ItemState& s, std::size_t depth) {
     const kit_draw::Access a{s.pending_data_load, s.pending_private, s.pending_store, s.pending_space, s.pending_address, s.pending_size};
@@ -287,7 +391,9 @@ class WorkSpan : public oclgrind::Plugin {
   bool first_group_ = true;
   GroupState group_;
   std::unordered_map<const llvm::Instruction*, Shape> shapes_;
+  std::unordered_map<const llvm::Instruction*, int> lines_;
   kit_draw::DrawTrace draw_;
+  kit_access::AccessTrace access_;
 };
 
 WorkSpan* plugin = nullptr;

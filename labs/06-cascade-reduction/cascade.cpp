@@ -186,7 +186,7 @@ std::optional<std::string> difference(const Case& c, const Outputs& out, const E
   if (std::fabs(out.result - e.value) <= tol) return std::nullopt;
   char text[384];
   std::snprintf(text, sizeof text, "dot product of %zu elements (%zu work-groups of %zu, the %s, combined on the %s): expected %.9g, got %.9g (%s%.3g)",
-                c.elements, out.groups, ran.local, out.contiguous ? "CPU branch (-D CONTIGUOUS)" : "GPU branch (the grid-stride loop)",
+                c.elements, out.groups, ran.local, out.contiguous ? "CPU branch (-D CONTIGUOUS)" : "GPU branch (built without -D CONTIGUOUS)",
                 c.device_combine ? "device" : "host", e.value, out.result,
                 tol == 0 ? "exact" : "tolerance ", tol == 0 ? 0.0 : tol);
   std::string message = text;
@@ -205,7 +205,7 @@ std::string evidence(const Case& c, const Inputs& in, const Outputs& out, const 
                                                      "after the add");
         !race.empty())
       return race;
-  const std::string branch = out.contiguous ? "the CPU branch (-D CONTIGUOUS, TODO 1a)" : "the GPU branch (the grid-stride loop, TODO 1b)";
+  const std::string branch = out.contiguous ? "the CPU branch (-D CONTIGUOUS, TODO 1a)" : "the GPU branch (built without -D CONTIGUOUS, TODO 1b)";
   if (std::isnan(out.result)) return "the result is NaN: a partial sum was never written, or read from past the end";
   if (out.result == 0 && e.value != 0) return "the result is 0: in " + branch + ", does every work-item add its products?";
   Case ran = c;

@@ -53,7 +53,8 @@ int main(int argc, char** argv) {
     const lab06::Inputs in = lab06::make_inputs(c);
     const lab06::Expected e = lab06::expected(in);
     std::cout << "Device: " << rt.summary() << "\nKernel: " << file.string() << " ("
-              << (lab06::contiguous(c.branch, rt.device) ? "the CPU branch, -D CONTIGUOUS" : "the GPU branch, the grid-stride loop") << ")\n";
+              << (lab06::contiguous(c.branch, rt.device) ? "the CPU branch, -D CONTIGUOUS" : "the GPU branch, built without -D CONTIGUOUS") << ")\n"
+              << "(how its work-items load, neighbours side by side or each a run of its own, is measured under Oclgrind by: build/bin/grader check 06)\n";
     std::printf("%-8s %6s %6s %10s %10s %9s %13s %16s %s\n", "combine", "L", "groups", "best (ms)", "median", "GNum/s",
                 "kernel GNum/s", "result", check ? "check" : "");
     int status = 0;

@@ -219,7 +219,7 @@ TEST_CASE("lab 06 grading: an off-by-one in the grid-stride loop's bound fails a
     CHECK(run.output.find("PASS N = 1003, L = 16, G = 4, real") != std::string::npos);  // the CPU branch is right ...
     CHECK(run.output.find("speed estimate against the solution") != std::string::npos);  // timed: the CPU branch ran
     CHECK(run.output.find("FAIL GPU branch: N = 1003, L = 16, G = 4 (250 chunks and a tail of 3)") != std::string::npos);  // ... the GPU's not
-    CHECK(run.output.find("the GPU branch (the grid-stride loop), combined on the host): expected") != std::string::npos);
+    CHECK(run.output.find("the GPU branch (built without -D CONTIGUOUS), combined on the host): expected") != std::string::npos);
     if (name == "one chunk too few")  // the hint names the missing float4, computed from the inputs
       CHECK(run.output.find("hint: the result lacks exactly the products of float4 number 8 (elements 32 ... 35) of 9: "
                             "in the GPU branch") != std::string::npos);

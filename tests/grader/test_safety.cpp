@@ -2,6 +2,8 @@
 // alarms allowed on purpose, and Oclgrind's own crashes told apart from a kernel's faults.
 #include <doctest/doctest.h>
 
+#include "spec/spec.hpp"
+
 #include <nlohmann/json.hpp>
 
 #include "kit/paths.hpp"
@@ -122,9 +124,16 @@ TEST_CASE("a known false alarm is allowed only where the spec says so") {
   test::TempDir specs, refs, labs, out;
   std::string spec = test::read(kit::root() / "grader/specs/03-array-mult-reduce.json");
   const std::string allow = R"("checks": {"data-race": 2, "barrier-divergence": 1, "invalid-access": 1, "uninitialized": 1},
-    "allow": [{"kind": "data-race", "source_contains": "old.f = *p", "why": "the compare-and-swap retries when the plain read was stale"}])";
+    "allow": [{"kind": "data-race", "kernel": "ArrayMultReduce", "argument": ARG, "accesses": "read-write", "other_side_atomic": true,
+               "why": "the compare-and-swap retries when the plain read was stale"}])";
   const std::string checks = R"("checks": {"data-race": 2, "barrier-divergence": 1, "invalid-access": 1, "uninitialized": 1})";
-  spec.replace(spec.find(checks), checks.size(), allow);
+  // Allowed on dC (argument 3, where the race is); an allowance on dA (argument 0) allows nothing here.
+  std::string on_dc = allow, on_da = allow;
+  on_dc.replace(on_dc.find("ARG"), 3, "3");
+  on_da.replace(on_da.find("ARG"), 3, "0");
+  std::string spec_da = spec;
+  spec.replace(spec.find(checks), checks.size(), on_dc);
+  spec_da.replace(spec_da.find(checks), checks.size(), on_da);
   test::write(specs / "03-array-mult-reduce.json", spec);
   REQUIRE(test::run_program("grader", "--specs " + specs.path.string() + " --references " + refs.path.string() + " reference").exit_code == 0);
   test::write(labs / "03-array-mult-reduce" / "ArrayMultReduce.cl", test::read(test::data("cas_float_add.cl")));
@@ -132,9 +141,34 @@ TEST_CASE("a known false alarm is allowed only where the spec says so") {
   const auto allowed = test::run_program("grader", "--specs " + specs.path.string() + " --references " + refs.path.string() +
                                                        " check 03 --races --dir " + labs.path.string());
   CHECK(allowed.output.find("PASS memory safety: data races (Oclgrind)") != std::string::npos);
+  CHECK(allowed.output.find("known false alarm(s) allowed by the spec") != std::string::npos);
   const auto strict = test::run_program("grader", "check 03 --races --dir " + labs.path.string());
   CHECK(strict.output.find("FAIL memory safety: data races (Oclgrind)") != std::string::npos);
   CHECK(strict.output.find("ArrayMultReduce.cl:7:") != std::string::npos);  // the plain read of *p
+  test::write(specs / "03-array-mult-reduce.json", spec_da);
+  REQUIRE(test::run_program("grader", "--specs " + specs.path.string() + " --references " + refs.path.string() + " reference").exit_code == 0);
+  const auto other_argument = test::run_program("grader", "--specs " + specs.path.string() + " --references " + refs.path.string() +
+                                                              " check 03 --races --dir " + labs.path.string());
+  CHECK(other_argument.output.find("FAIL memory safety: data races (Oclgrind)") != std::string::npos);
+}
+
+TEST_CASE("an allowance written on a line's text is refused, naming the spec and the field") {
+  test::TempDir specs;
+  std::string spec = test::read(kit::root() / "grader/specs/03-array-mult-reduce.json");
+  const std::string checks = R"("checks": {"data-race": 2, "barrier-divergence": 1, "invalid-access": 1, "uninitialized": 1})";
+  REQUIRE(spec.find(checks) != std::string::npos);
+  spec.replace(spec.find(checks), checks.size(),
+               std::string(checks) + R"(, "allow": [{"kind": "data-race", "source_contains": "old.f = *p", "why": "stale reads retry"}])");
+  test::write(specs / "03-array-mult-reduce.json", spec);
+  std::string error;
+  try {
+    grader::load_spec(specs / "03-array-mult-reduce.json");
+  } catch (const std::exception& e) {
+    error = e.what();
+  }
+  CHECK(error.find("03-array-mult-reduce.json") != std::string::npos);
+  CHECK(error.find("safety.allow[0].source_contains") != std::string::npos);
+  CHECK(error.find("never by the text of a line") != std::string::npos);
 }
 
 TEST_CASE("Oclgrind crashing after the run leaves the safety checks not checked with its findings kept, and crashing before it is not the kernel's") {

@@ -1,8 +1,12 @@
-// The ticket counter's fence check (lab 08's dot_single_pass), read from the kernel's code: the
-// solution passes, and so does a write_mem_fence / read_mem_fence variant; each fence removed, or
-// replaced by a barrier, fails naming its lines; `grader mutants`' two fence deletions in
-// dot_single_pass fail; the spec's check carries it to a result line.
+// The ticket counter's fence check (lab 08's dot_single_pass), judged from the order of the
+// kernel's accesses and fences under Oclgrind, by buffer argument position: orders built by hand
+// pass and fail as the memory model says; end to end, the solution with every parameter renamed
+// keeps the check, and each of grader mutants' fence deletions in dot_single_pass loses it,
+// naming its lines.
 #include <doctest/doctest.h>
+
+#include <algorithm>
+#include <regex>
 
 #include "kit/paths.hpp"
 #include "oclgrind/algorithm.hpp"
@@ -13,89 +17,122 @@
 
 namespace {
 
-const std::string kRelease = "        partials[get_group_id(0)] = scratch[0];\n        mem_fence(CLK_GLOBAL_MEM_FENCE);\n";
-const std::string kAcquire = "        mem_fence(CLK_GLOBAL_MEM_FENCE);    // and the reads below stay behind the ticket\n";
+using grader::OrderEvent;
+
+// A launch of dot_single_pass with one group whose work-items did `events` in this order
+// (arguments: 3 the partials, 4 the ticket).
+std::vector<grader::KernelWork> launch(const std::vector<OrderEvent>& events) {
+  grader::KernelWork k;
+  k.kernel = "dot_single_pass", k.global = {8, 1, 1}, k.local = {4, 1, 1};
+  k.has_order = true;
+  k.order.push_back({1, events});
+  return {k};
+}
+
+OrderEvent ev(std::size_t item, std::size_t phase, char kind, long arg, int line) { return {item, phase, kind, arg, line, 1}; }
 
 std::string solution() { return test::read(kit::lab_file("08-atomics-and-scan", "AtomicsScan.cl", true)); }
 
-// The solution with `from` (which must be there once) replaced by `to`.
-std::string edited(const std::string& from, const std::string& to) {
-  std::string s = solution();
-  const std::size_t at = s.find(from);
-  REQUIRE(at != std::string::npos);
-  REQUIRE(s.find(from, at + 1) == std::string::npos);
-  return s.replace(at, from.size(), to);
-}
-
 // The 1-based line of the solution on which `text` first starts inside dot_single_pass.
-std::string line_of(const std::string& text) {
-  const std::string s = solution();
+int line_of(const std::string& s, const std::string& text) {
   const std::size_t at = s.find(text, s.find("dot_single_pass(global const float"));
   REQUIRE(at != std::string::npos);
-  return "line " + std::to_string(1 + std::count(s.begin(), s.begin() + long(at), '\n'));
+  return int(1 + std::count(s.begin(), s.begin() + long(at), '\n'));
+}
+
+// `grader check 08` on `source`: the fence line's label and what follows it.
+std::string fence_line(const std::string& source) {
+  test::TempDir dir;
+  test::write(dir / "08-atomics-and-scan" / "AtomicsScan.cl", source);
+  const auto run = test::run_program("grader", "check 08 --dir " + dir.path.string());
+  const std::size_t at = run.output.find("algorithm: dot_single_pass's fences");
+  REQUIRE_MESSAGE(at != std::string::npos, run.output);
+  const std::size_t start = run.output.rfind('\n', at) + 1;
+  return run.output.substr(start, run.output.find("\n  ", run.output.find('\n', at) + 1) - start);
 }
 
 }  // namespace
 
-TEST_CASE("ticket fences: the solution and a write_mem_fence / read_mem_fence variant pass") {
-  CHECK(grader::ticket_fence_fault(solution(), {}) == "");
-  std::string variant = edited(kRelease, "        partials[get_group_id(0)] = scratch[0];\n        write_mem_fence(CLK_GLOBAL_MEM_FENCE);\n");
-  const std::size_t at = variant.find(kAcquire);
-  REQUIRE(at != std::string::npos);
-  variant.replace(at, kAcquire.size(), "        read_mem_fence(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE);\n");
-  CHECK(grader::ticket_fence_fault(variant, {}) == "");
+TEST_CASE("ticket fences: from the order of accesses, a fenced ticket passes and each missing fence fails naming its lines") {
+  const grader::TicketFences f;
+  // Work-item 0 stores, fences, takes the ticket, fences; after a barrier work-item 1 reads.
+  const std::vector<OrderEvent> good = {ev(0, 0, 'S', 3, 10), ev(0, 0, 'F', -1, 11), ev(0, 0, 'A', 4, 12), ev(0, 0, 'F', -1, 13),
+                                        ev(0, 1, 'L', 3, 20), ev(1, 1, 'L', 3, 20)};
+  CHECK(grader::ticket_fence_fault(launch(good), f) == "");
+  // write_mem_fence before the ticket and read_mem_fence after it are enough.
+  std::vector<OrderEvent> split = good;
+  split[1].kind = 'W', split[3].kind = 'R';
+  CHECK(grader::ticket_fence_fault(launch(split), f) == "");
+  // No fence between store and ticket; a read fence there does not order the store.
+  for (char kind : {'\0', 'R'}) {
+    std::vector<OrderEvent> e = good;
+    if (kind) e[1].kind = kind;
+    else e.erase(e.begin() + 1);
+    const std::string fault = grader::ticket_fence_fault(launch(e), f);
+    CHECK_MESSAGE(fault.find("between the store into the partials (argument 4) (line 10) and the ticket's atomic on the ticket "
+                             "(argument 5) (line 12)") != std::string::npos, fault);
+  }
+  // No fence after the ticket, or a write fence there: the reads are not ordered after it.
+  for (char kind : {'\0', 'W'}) {
+    std::vector<OrderEvent> e = good;
+    if (kind) e[3].kind = kind;
+    else e.erase(e.begin() + 3);
+    const std::string fault = grader::ticket_fence_fault(launch(e), f);
+    CHECK_MESSAGE(fault.find("between the ticket's atomic on the ticket (argument 5) (line 12) and the read of the partials "
+                             "(argument 4) (line 20)") != std::string::npos, fault);
+  }
+  // Another work-item's fence does not order the ticket-taker's accesses.
+  std::vector<OrderEvent> others = good;
+  others[1].item = 1;
+  CHECK(grader::ticket_fence_fault(launch(others), f) != "");
+  // A ticket taken before any store into the partials, and no ticket at all, are named.
+  CHECK(grader::ticket_fence_fault(launch({ev(0, 0, 'A', 4, 12), ev(0, 0, 'S', 3, 13)}), f).find("without first storing") != std::string::npos);
+  CHECK(grader::ticket_fence_fault(launch({ev(0, 0, 'S', 3, 10)}), f).find("takes no ticket") != std::string::npos);
+  CHECK(grader::ticket_fence_fault({}, f).find("was not launched") != std::string::npos);
 }
 
-TEST_CASE("ticket fences: each fence removed, or made a barrier or the wrong kind, fails naming its lines") {
-  const std::string store = line_of("partials[get_group_id(0)] = scratch[0];"), ticket = line_of("last = (atomic_inc(ticket)");
-  const std::string read = line_of("sum += partials[t];");
-  const std::string no_release = grader::ticket_fence_fault(edited(kRelease, "        partials[get_group_id(0)] = scratch[0];\n\n"), {});
-  CHECK_MESSAGE(no_release.find("between the store into partials (" + store + ") and the ticket's atomic_inc (" + ticket + ")") != std::string::npos, no_release);
-  CHECK(no_release.find("write_mem_fence") != std::string::npos);
-  const std::string no_acquire = grader::ticket_fence_fault(edited(kAcquire, "\n"), {});
-  CHECK(no_acquire.find("between the ticket's atomic_inc (" + ticket + ") and the read of partials (" + read + ")") != std::string::npos);
-  CHECK(no_acquire.find("read_mem_fence") != std::string::npos);
-  // A barrier orders only within a work-group; a write fence does not order the reads after the
-  // ticket, nor a read fence the store before it; a local fence orders no global memory.
-  for (const char* release : {"barrier(CLK_GLOBAL_MEM_FENCE);", "read_mem_fence(CLK_GLOBAL_MEM_FENCE);", "mem_fence(CLK_LOCAL_MEM_FENCE);"})
-    CHECK_MESSAGE(grader::ticket_fence_fault(edited(kRelease, "        partials[get_group_id(0)] = scratch[0];\n        " + std::string(release) + "\n"), {})
-                          .find("between the store into partials") != std::string::npos,
-                  std::string(release));
-  for (const char* acquire : {"barrier(CLK_GLOBAL_MEM_FENCE);", "write_mem_fence(CLK_GLOBAL_MEM_FENCE);"})
-    CHECK_MESSAGE(grader::ticket_fence_fault(edited(kAcquire, "        " + std::string(acquire) + "\n"), {}).find("and the read of partials") !=
-                      std::string::npos,
-                  std::string(acquire));
-  // A fence only in a comment is no fence.
-  CHECK(grader::ticket_fence_fault(edited(kAcquire, "        // mem_fence(CLK_GLOBAL_MEM_FENCE);\n"), {}) != "");
-  CHECK(grader::ticket_fence_fault(test::read(kit::lab_file("08-atomics-and-scan", "AtomicsScan.cl", false)), {}) != "");
-}
-
-TEST_CASE("ticket fences: lab 08's spec check gives its points to the solution and none without a fence") {
+TEST_CASE("ticket fences: lab 08's spec check names arguments by position, and carries the verdict to a result line") {
   const grader::LabSpec spec = grader::load_specs(kit::root() / "grader" / "specs", {"08"}).at(0);
   REQUIRE(spec.algorithm);
   REQUIRE(spec.algorithm->checks.size() == 1);
   const grader::AlgorithmCheck& check = spec.algorithm->checks[0];
   REQUIRE(check.fences);
-  CHECK(check.points > 0);
-  const auto good = grader::algorithm_results(*spec.algorithm, {}, solution()).at(0);
-  CHECK(good.name == "algorithm: dot_single_pass's fences (read from its code)");
+  CHECK(check.fences->store.argument == 3);
+  CHECK(check.fences->ticket.argument == 4);
+  const auto good = grader::algorithm_results(*spec.algorithm, launch({ev(0, 0, 'S', 3, 1), ev(0, 0, 'F', -1, 2), ev(0, 0, 'A', 4, 3),
+                                                                       ev(0, 0, 'F', -1, 4), ev(0, 1, 'L', 3, 5)}))
+                        .at(0);
+  CHECK(good.name == "algorithm: dot_single_pass's fences (traced under Oclgrind)");
   CHECK(good.status == grader::CaseStatus::Passed);
   CHECK(good.points == check.points);
-  const auto bad = grader::algorithm_results(*spec.algorithm, {}, edited(kAcquire, "\n")).at(0);
+  const auto bad = grader::algorithm_results(*spec.algorithm, launch({ev(0, 0, 'S', 3, 1), ev(0, 0, 'A', 4, 3), ev(0, 1, 'L', 3, 5)})).at(0);
   CHECK(bad.status == grader::CaseStatus::Wrong);
   CHECK(bad.points == 0);
   CHECK(bad.hint.find("CLK_GLOBAL_MEM_FENCE") != std::string::npos);
 }
 
-TEST_CASE("ticket fences: both of grader mutants' fence deletions in dot_single_pass are caught") {
+TEST_CASE("ticket fences end to end: renamed parameters keep the check; each fence deletion of grader mutants loses it at its lines") {
   const std::string s = solution();
-  const auto body_line = [&](const std::string& text) { return int(1 + std::count(s.begin(), s.begin() + long(s.find(text)), '\n')); };
-  const int first = body_line("dot_single_pass(global const float"), last = body_line("atomic_xchg(ticket, 0);");
+  // Every parameter of dot_single_pass renamed: nothing in the check may depend on a name.
+  std::string renamed = s;
+  const std::size_t from = renamed.find("dot_single_pass(global const float");
+  REQUIRE(from != std::string::npos);
+  std::string body = renamed.substr(from);
+  for (const auto& [name, to] : std::vector<std::pair<std::string, std::string>>{
+           {"dA", "xa"}, {"dB", "xb"}, {"scratch", "tmp"}, {"partials", "per_group"}, {"ticket", "counter"}, {"result", "out"}, {"n", "count"}})
+    body = std::regex_replace(body, std::regex("\\b" + name + "\\b"), to);
+  renamed = renamed.substr(0, from) + body;
+  CHECK(fence_line(renamed).rfind("  PASS", 0) == 0);
+
+  const int first = line_of(s, "dot_single_pass(global const float"), last = line_of(s, "atomic_xchg(ticket, 0);");
   int fences = 0;
   for (const grader::Mutant& m : grader::make_mutants(s)) {
     if (m.op != "fence" || m.line < first || m.line > last) continue;
     ++fences;
-    CHECK_MESSAGE(grader::ticket_fence_fault(m.source, {}) != "", "line ", m.line, ": ", m.before, " -> ", m.after);
+    const std::string line = fence_line(m.source);
+    CAPTURE(m.line);
+    CHECK(line.rfind("  FAIL", 0) == 0);
+    CHECK(line.find("line " + std::to_string(line_of(s, "atomic_inc(ticket)"))) != std::string::npos);  // the ticket's line
   }
   CHECK(fences == 2);
 }

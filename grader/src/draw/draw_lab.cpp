@@ -12,23 +12,25 @@
 #include "isolation/fresh_memory.hpp"
 #include "kit/errors.hpp"
 #include "kit/paths.hpp"
+#include "oclgrind/allowances.hpp"
 #include "oclgrind/checks.hpp"
+#include "oclgrind/work_span.hpp"
 #include "draw/render.hpp"
 
 namespace grader {
 namespace {
 
-// Findings the spec allows as known false alarms are not drawn, as they are not counted.
-std::vector<OclgrindFinding> drawn_findings(const SafetySpec& safety, const std::string& reports, const std::string& source) {
-  std::vector<OclgrindFinding> out;
-  for (const OclgrindFinding& f : parse_oclgrind(reports)) {
-    bool allowed = false;
-    for (const AllowedFinding& a : safety.allow)
-      for (const OclgrindSite& site : f.sites)
-        allowed |= a.kind == f.kind && source_line(source, site.line).find(a.source_contains) != std::string::npos;
-    if (!allowed) out.push_back(f);
-  }
-  return out;
+// Findings the spec allows as known false alarms are not drawn, as they are not counted: matched
+// by what the plugin recorded of the launches (`work_spans`), never by the code's text.
+std::vector<OclgrindFinding> drawn_findings(const SafetySpec& safety, const std::string& reports, const std::string& work_spans) {
+  std::vector<KernelWork> launches;
+  if (!safety.allow.empty()) try {
+      launches = parse_work_span(work_spans);
+    } catch (const kit::Error&) {
+      // Without the record nothing can be matched: every finding is drawn.
+    }
+  std::size_t allowed = 0;
+  return not_allowed(safety.allow, parse_oclgrind(reports), launches, allowed);
 }
 
 std::string ops_word(const LabSpec& spec, const std::string& kernel) {
@@ -89,21 +91,22 @@ DrawRun trace_kernel(const LabSpec& spec, const GradeSettings& s, const std::fil
   if (oclgrind.empty()) return out.failed = "drawing needs Oclgrind: apt-get install oclgrind", out;
   if (!std::filesystem::exists(plugin)) return out.failed = "drawing needs the kit's Oclgrind plugin " + plugin.string() + ": build the kit", out;
   std::filesystem::create_directories(dir);
-  const std::filesystem::path reports = dir / "oclgrind.log", trace = dir / "draw.jsonl";
-  std::filesystem::remove(reports), std::filesystem::remove(trace);
+  const std::filesystem::path reports = dir / "oclgrind.log", trace = dir / "draw.jsonl", work = dir / "work-span.jsonl";
+  std::filesystem::remove(reports), std::filesystem::remove(trace), std::filesystem::remove(work);
   std::vector<std::string> prefix = {oclgrind, "--data-races", "--uniform-writes", "--build-options", "-O0", "--log", reports.string(),
                                      "--plugins", plugin.string()};
   if (const json local = params.value("local", json()); local.is_number_unsigned() && local.get<std::size_t>() > 1024)
     prefix.insert(prefix.end(), {"--max-wgsize", std::to_string(local.get<std::size_t>())});
   SandboxLimits limits{spec.safety->time_limit_s, spec.safety->memory_limit_mb, 1, s.pocl_cache(), 4 << 20};
   limits.environment.emplace_back("KIT_DRAW_LOG", trace.string());
+  limits.environment.emplace_back("KIT_WORK_SPAN_LOG", work.string());
   if (group) limits.environment.emplace_back("KIT_DRAW_GROUP", std::to_string(*group));
   zero_fresh_memory(limits);
   const ChildRun run = run_child(s, prefix, {"--lab", spec.lab, "--kernel", kernel.string(), "--shown-as", shown_as, "--case", params.dump()},
                                  limits, dir);
   out.seconds = run.outcome.seconds;
-  const std::string source = read_file(kernel);
-  if (std::filesystem::exists(reports)) out.findings = drawn_findings(*spec.safety, read_file(reports), source);
+  if (std::filesystem::exists(reports))
+    out.findings = drawn_findings(*spec.safety, read_file(reports), std::filesystem::exists(work) ? read_file(work) : "");
   if (!run.result.contains("status") || run.outcome.end != ChildOutcome::End::Exited)
     return out.failed = unfinished(run.outcome, limits), out;
   if (step_status(run.result) != StepStatus::Ok)

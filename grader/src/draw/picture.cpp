@@ -78,6 +78,7 @@ void add_marks(Picture& p, const LaunchTrace& t, const Columns& c, const std::ve
                const std::vector<OclgrindFinding>& findings) {
   const std::size_t last = phases.empty() ? 0 : phases.size() - 1;
   for (const OclgrindFinding& f : findings) {
+    if (!f.kernel.empty() && f.kernel != t.kernel) continue;  // another kernel's finding: its own picture shows it
     PictureMark m;
     m.row = last;
     if (f.kind == "data-race" && f.sites.size() >= 2) {

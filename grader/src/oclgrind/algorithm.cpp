@@ -1,6 +1,8 @@
 #include "oclgrind/algorithm.hpp"
 
+#include <algorithm>
 #include <cmath>
+#include <cstdlib>
 
 #include "oclgrind/ticket_fences.hpp"
 
@@ -37,15 +39,19 @@ std::string fault(const AlgorithmCheck& check, const GroupWork& g, const KernelW
 }  // namespace
 
 std::string algorithm_name(const AlgorithmCheck& check) {
-  return "algorithm: " + check.kernel + (check.fences ? "'s fences (read from its code)" : " (measured under Oclgrind)");
+  if (check.fences) return "algorithm: " + check.kernel + "'s fences (traced under Oclgrind)";
+  if (check.access) return "algorithm: " + check.kernel + "'s global loads (traced under Oclgrind)";
+  return "algorithm: " + check.kernel + " (measured under Oclgrind)";
 }
 
 namespace {
 
 // A fence check's result: passed with full points, or wrong naming what is missing where.
-CaseResult fence_result(const AlgorithmSpec& spec, const AlgorithmCheck& check, const std::string& source) {
+CaseResult fence_result(const AlgorithmSpec& spec, const AlgorithmCheck& check, const std::vector<KernelWork>& measured) {
   CaseResult c{algorithm_name(check), spec.visible, 0, check.points, CaseStatus::Passed, "", "", 0, CaseKind::Algorithm};
-  const std::string fault = ticket_fence_fault(source, {check.kernel, check.fences->store, check.fences->ticket});
+  const FenceCheck& f = *check.fences;
+  const std::string fault =
+      ticket_fence_fault(measured, {check.kernel, {f.store.argument, f.store.called}, {f.ticket.argument, f.ticket.called}});
   if (fault.empty()) {
     c.points = check.points;
     c.message = check.expect;
@@ -57,13 +63,58 @@ CaseResult fence_result(const AlgorithmSpec& spec, const AlgorithmCheck& check, 
   return c;
 }
 
+// An access-pattern check's result: every measured load of the named buffer arguments has
+// neighbouring work-items at most step_at_most bytes apart, or wrong naming the load's line and
+// the step measured.
+CaseResult access_result(const AlgorithmSpec& spec, const AlgorithmCheck& check, const std::vector<KernelWork>& measured) {
+  CaseResult c{algorithm_name(check), spec.visible, 0, check.points, CaseStatus::Passed, "", "", 0, CaseKind::Algorithm};
+  const AccessCheck& a = *check.access;
+  std::size_t launches = 0, loads = 0;
+  long long widest = 0;
+  const std::string branch = a.unless_defined.empty() ? "" : " (built without -D " + a.unless_defined + ")";
+  for (const KernelWork& k : measured) {
+    if (k.kernel != check.kernel || (!a.unless_defined.empty() && k.defines(a.unless_defined))) continue;
+    ++launches;
+    for (const LoadPattern& p : k.loads) {
+      if (std::find(a.arguments.begin(), a.arguments.end(), p.arg) == a.arguments.end() || p.steps.empty()) continue;
+      ++loads;
+      const long long step = p.steps.front().first, size = std::llabs(step);
+      widest = std::max(widest, size);
+      if (size > a.step_at_most && c.status == CaseStatus::Passed) {
+        c.status = CaseStatus::Wrong;
+        c.message = check.kernel + branch + ": the load at line " + std::to_string(p.line) + " (buffer argument " +
+                    std::to_string(p.arg + 1) + ") has neighbouring work-items " + std::to_string(size) +
+                    " bytes apart at the same iteration (" + std::to_string(p.steps.front().second) + " of " +
+                    std::to_string(p.pairs) + " neighbour pairs), where the lab asks for " + check.expect +
+                    ": at most " + std::to_string(a.step_at_most) + " bytes apart. Each work-item reads a run of its own, so one "
+                    "load instruction of a group touches many memory segments instead of one";
+        c.hint = check.hint;
+      }
+    }
+  }
+  if (launches == 0 || loads == 0) {
+    c.status = CaseStatus::NotRun;
+    c.message = "the kernel " + check.kernel + branch + " did not load the buffer arguments in the run under Oclgrind, so its access "
+                "pattern could not be measured";
+  } else if (c.status == CaseStatus::Passed) {
+    c.points = check.points;
+    c.message = check.expect + "; measured on " + std::to_string(loads) + " load(s) in " + std::to_string(launches) +
+                " launch(es): neighbouring work-items at most " + std::to_string(widest) + " bytes apart";
+  }
+  return c;
+}
+
 }  // namespace
 
-std::vector<CaseResult> algorithm_results(const AlgorithmSpec& spec, const std::vector<KernelWork>& measured, const std::string& source) {
+std::vector<CaseResult> algorithm_results(const AlgorithmSpec& spec, const std::vector<KernelWork>& measured, const std::string&) {
   std::vector<CaseResult> results;
   for (const AlgorithmCheck& check : spec.checks) {
     if (check.fences) {
-      results.push_back(fence_result(spec, check, source));
+      results.push_back(fence_result(spec, check, measured));
+      continue;
+    }
+    if (check.access) {
+      results.push_back(access_result(spec, check, measured));
       continue;
     }
     CaseResult c{algorithm_name(check), spec.visible, 0, check.points, CaseStatus::Passed, "", "", 0, CaseKind::Algorithm};

@@ -12,11 +12,12 @@
 namespace grader {
 
 // The name of an algorithm check's result line: "algorithm: reduce3_sequential (measured under Oclgrind)",
-// or for a fence check "algorithm: dot_single_pass's fences (read from its code)".
+// for a fence check "algorithm: dot_single_pass's fences (traced under Oclgrind)", for an access
+// check "algorithm: DotCascade's global loads (traced under Oclgrind)".
 std::string algorithm_name(const AlgorithmCheck& check);
 
 // One result per check, from the plugin's measurements; a kernel that was not launched in the run
-// fails with that reason. A fence check is judged from `source`, the kernel file's text. Points
+// fails with that reason. Fence and access checks are judged from the access trace. Points
 // are the full points or 0: the points policy scales them later.
 std::vector<CaseResult> algorithm_results(const AlgorithmSpec& spec, const std::vector<KernelWork>& measured,
                                           const std::string& source = "");

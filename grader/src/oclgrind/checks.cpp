@@ -11,6 +11,7 @@
 #include "isolation/fresh_memory.hpp"
 #include "kit/errors.hpp"
 #include "oclgrind/algorithm.hpp"
+#include "oclgrind/allowances.hpp"
 #include "oclgrind/oclgrind.hpp"
 #include "oclgrind/work_span.hpp"
 
@@ -25,8 +26,9 @@ struct OclgrindRun {
   const std::filesystem::path& copy;
   const std::string& shown_as;
   std::string oclgrind;          // the program
-  std::filesystem::path plugin;  // the work/span plugin (with_algorithm)
+  std::filesystem::path plugin;  // the work/span plugin (with_plugin)
   SandboxLimits limits;
+  bool with_plugin = false;      // the algorithm checks, or the spec's allowed findings, need its record
 };
 
 // What the safety runs left: their reports and measurements added up, and the run the results
@@ -62,7 +64,7 @@ OclgrindRuns run_all(const OclgrindRun& o) {
     if (const json local = params.value("local", json()); local.is_number_unsigned() && local.get<std::size_t>() > 1024)
       prefix.insert(prefix.end(), {"--max-wgsize", std::to_string(local.get<std::size_t>())});
     SandboxLimits these = o.limits;
-    if (o.with_algorithm) {
+    if (o.with_plugin) {
       prefix.insert(prefix.end(), {"--plugins", o.plugin.string()});
       these.environment.emplace_back("KIT_WORK_SPAN_LOG", work_log.string());
     }
@@ -85,20 +87,17 @@ OclgrindRuns run_all(const OclgrindRun& o) {
   return out;
 }
 
-// Oclgrind's findings in `reports`, less the known false alarms the spec allows (counted in `allowed`).
-std::vector<OclgrindFinding> findings_against(const SafetySpec& safety, const std::string& reports, const std::string& source,
+// Oclgrind's findings in `reports`, less the known false alarms the spec allows (counted in
+// `allowed`), matched by what the plugin recorded of the launches (`work_spans`).
+std::vector<OclgrindFinding> findings_against(const SafetySpec& safety, const std::string& reports, const std::string& work_spans,
                                               std::size_t& allowed) {
-  std::vector<OclgrindFinding> findings;
-  allowed = 0;
-  for (const OclgrindFinding& f : parse_oclgrind(reports)) {
-    bool ok = false;
-    for (const AllowedFinding& a : safety.allow)
-      for (const OclgrindSite& site : f.sites)
-        ok |= a.kind == f.kind && source_line(source, site.line).find(a.source_contains) != std::string::npos;
-    if (ok) ++allowed;
-    else findings.push_back(f);
-  }
-  return findings;
+  std::vector<KernelWork> launches;
+  if (!safety.allow.empty()) try {
+      launches = parse_work_span(work_spans);
+    } catch (const kit::Error&) {
+      // Without the record nothing can be matched: every finding counts.
+    }
+  return not_allowed(safety.allow, parse_oclgrind(reports), launches, allowed);
 }
 
 // The algorithm checks' results from the plugin's measurements and, for a fence check, the
@@ -214,10 +213,12 @@ std::vector<CaseResult> oclgrind_cases(const LabSpec& spec, bool with_safety, bo
                 SandboxLimits{safety.time_limit_s, safety.memory_limit_mb, 1, s.pocl_cache(), 4 << 20}};
   if (o.oclgrind.empty()) return all(CaseStatus::Error, "the safety and algorithm checks need Oclgrind: apt-get install oclgrind");
   zero_fresh_memory(o.limits);  // Oclgrind's buffers: a value read before it was written is the same in every run
-  if (with_algorithm) {
+  o.with_plugin = with_algorithm || (with_safety && !safety.allow.empty());
+  if (o.with_plugin) {
     o.plugin = find_work_span_plugin(s);
     if (!std::filesystem::exists(o.plugin))
-      return all(CaseStatus::Error, "the algorithm checks need the kit's Oclgrind plugin " + o.plugin.string() + ": build the kit");
+      return all(CaseStatus::Error, std::string(with_algorithm ? "the algorithm checks" : "the spec's allowed findings") +
+                                        " need the kit's Oclgrind plugin " + o.plugin.string() + ": build the kit");
   }
   // The runs in turn, each under its own time limit. Their reports and measurements add up; the
   // first run that does not finish cleanly (else the last) is the one the results below speak of.
@@ -230,7 +231,7 @@ std::vector<CaseResult> oclgrind_cases(const LabSpec& spec, bool with_safety, bo
                               "; memory safety and the algorithm could not be shown");
 
   std::size_t allowed = 0;
-  const std::vector<OclgrindFinding> findings = findings_against(safety, runs.reports, source, allowed);
+  const std::vector<OclgrindFinding> findings = findings_against(safety, runs.reports, runs.work_spans, allowed);
   const bool finished = run.result.contains("status");
   if (!finished && findings.empty() && run.outcome.reason(limits).rfind("ran out of memory", 0) == 0)
     // Oclgrind keeps state for every access it checks: an endless loop exhausts memory first.

@@ -59,13 +59,16 @@ std::vector<OclgrindFinding> parse_oclgrind(const std::string& output) {
     bool previous = false;  // divergence reports end with "Previous work-items executed:" and its position
     for (; j < lines.size() && (lines[j].empty() || lines[j][0] == '\t'); ++j) {
       std::smatch m;
-      if (std::regex_match(lines[j], m, entity)) f.sites.push_back({m[1].str(), 0, 0});
+      if (std::regex_match(lines[j], m, entity)) f.sites.push_back({m[1].str(), 0, 0, ""});
       else if (std::regex_search(lines[j], m, kernel)) f.kernel = m[1].str();
       else if (std::regex_search(lines[j], m, group)) f.work_group = m[1].str();
-      else if (std::regex_search(lines[j], m, only)) f.sites.push_back({"only " + m[1].str() + " of the " + m[2].str() + " work-items", 0, 0});
+      else if (std::regex_search(lines[j], m, only)) f.sites.push_back({"only " + m[1].str() + " of the " + m[2].str() + " work-items", 0, 0, ""});
       else if (lines[j].find("Previous work-items executed") != std::string::npos) {
-        f.sites.push_back({"the work-items before it", 0, 0});
+        f.sites.push_back({"the work-items before it", 0, 0, ""});
         previous = true;
+      } else if (!f.sites.empty() && f.sites.back().line == 0 && f.sites.back().instruction.empty() &&
+                 lines[j].rfind("\t  ", 0) == 0 && lines[j].find('%') != std::string::npos) {
+        f.sites.back().instruction = lines[j].substr(lines[j].find_first_not_of(" \t"));
       } else if (std::regex_search(lines[j], m, at) && !f.sites.empty() && f.sites.back().line == 0) {
         f.sites.back().line = std::stoi(m[1]);
         f.sites.back().column = std::stoi(m[2]);
@@ -109,6 +112,8 @@ std::string describe(const OclgrindFinding& f, const std::string& source, const 
   std::string title = lower_first(f.title);
   if (const auto at = title.find(" at "); at != std::string::npos && f.kind == "data-race")
     title = title.substr(0, at) + " in " + title.substr(at + 4);  // "... data race in local memory"
+  // A file of several kernels (lab 04's rungs): the finding names the kernel it was found in.
+  if (!f.kernel.empty() && f.kind != "barrier-divergence") title += " (kernel " + f.kernel + ")";
   std::string text = title + ": ";
   const std::string in_kernel = f.kernel.empty() ? "" : "in kernel " + f.kernel + ", ";
   std::string of_group;  // " of work-group 0" (the kit's labs are 1D)

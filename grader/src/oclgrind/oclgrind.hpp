@@ -10,6 +10,7 @@ namespace grader {
 struct OclgrindSite {
   std::string work_item;  // "Global(1,0,0) Local(1,0,0) Group(0,0,0)"
   int line = 0, column = 0;
+  std::string instruction;  // the IR instruction Oclgrind names: "%5 = load float, ...", "%call = call ... @_Z14atomic_cmpxchg..."
 };
 
 struct OclgrindFinding {

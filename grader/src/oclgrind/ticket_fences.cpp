@@ -1,78 +1,77 @@
 #include "oclgrind/ticket_fences.hpp"
 
-#include <algorithm>
-#include <regex>
-#include <vector>
-
-#include "kit/kernel_code.hpp"
+#include <map>
 
 namespace grader {
 namespace {
 
-struct Match {
-  std::size_t at = std::string::npos, end = std::string::npos;
-  bool found() const { return at != std::string::npos; }
-};
+std::string named(const ArgumentRole& r) { return "the " + r.called + " (argument " + std::to_string(r.argument + 1) + ")"; }
+std::string at_line(int line) { return line > 0 ? "line " + std::to_string(line) : "an unknown line"; }
 
-// Every match of `re` in `text`, first to last.
-std::vector<Match> all_of(const std::string& text, const std::regex& re) {
-  std::vector<Match> found;
-  for (auto it = std::sregex_iterator(text.begin(), text.end(), re); it != std::sregex_iterator(); ++it)
-    found.push_back({std::size_t(it->position(0)), std::size_t(it->position(0) + it->length(0))});
-  return found;
-}
+bool fence_of(const OrderEvent& e, bool release) { return e.kind == 'F' || e.kind == (release ? 'W' : 'R'); }
 
-// A global fence of one of `names` (e.g. "mem_fence|write_mem_fence") between `from` and `to`.
-bool fenced(const std::string& text, const std::string& names, std::size_t from, std::size_t to) {
-  const std::regex fence("\\b(" + names + R"()\s*\(([^)]*)\))");
-  for (auto it = std::sregex_iterator(text.begin() + long(from), text.begin() + long(to), fence); it != std::sregex_iterator(); ++it)
-    if ((*it)[2].str().find("CLK_GLOBAL_MEM_FENCE") != std::string::npos) return true;
-  return false;
+// What is wrong in one work-group's order, or "".
+std::string group_fault(const GroupOrder& g, const TicketFences& f, bool& ticket_seen) {
+  const std::vector<OrderEvent>& e = g.events;
+  std::map<std::size_t, std::size_t> ticket_at;  // work-item -> index of its first atomic on the ticket
+  for (std::size_t i = 0; i < e.size(); ++i) {
+    if (e[i].kind != 'A' || e[i].arg != f.ticket.argument || ticket_at.count(e[i].item)) continue;
+    ticket_at[e[i].item] = i;
+    ticket_seen = true;
+    // The group's last store into the store argument ordered before the ticket: by this work-item
+    // earlier, or by any work-item in an earlier barrier phase.
+    std::size_t store = e.size();
+    for (std::size_t k = 0; k < i; ++k)
+      if (e[k].kind == 'S' && e[k].arg == f.store.argument && (e[k].item == e[i].item || e[k].phase < e[i].phase)) store = k;
+    if (store == e.size())
+      return f.kernel + ": work-group " + std::to_string(g.group) + " took its ticket (an atomic on " + named(f.ticket) + ", " +
+             at_line(e[i].line) + ") without first storing into " + named(f.store) +
+             ": each work-group stores its partial there, then fences, then takes its ticket";
+    bool fenced = false;
+    for (std::size_t k = store + 1; k < i; ++k) fenced |= e[k].item == e[i].item && fence_of(e[k], true);
+    if (!fenced)
+      return f.kernel + ": between the store into " + named(f.store) + " (" + at_line(e[store].line) + ") and the ticket's atomic on " +
+             named(f.ticket) + " (" + at_line(e[i].line) + ") no mem_fence(CLK_GLOBAL_MEM_FENCE) (or write_mem_fence(CLK_GLOBAL_MEM_FENCE)) "
+             "ran: OpenCL 1.2's atomics order nothing else, so on a GPU the last work-group can draw its ticket before this "
+             "partial is visible and add a stale one. barrier(CLK_GLOBAL_MEM_FENCE) orders memory only within a work-group";
+  }
+  // Every read of the store argument after a ticket in this group.
+  for (std::size_t i = 0; i < e.size(); ++i) {
+    if (e[i].kind != 'L' || e[i].arg != f.store.argument) continue;
+    for (const auto& [taker, t] : ticket_at) {
+      if (t > i) continue;
+      bool fenced = false;
+      for (std::size_t k = t + 1; k < i; ++k)
+        fenced |= e[k].item == taker && fence_of(e[k], false) && (e[i].item == taker || e[k].phase < e[i].phase);
+      if (!fenced)
+        return f.kernel + ": between the ticket's atomic on " + named(f.ticket) + " (" + at_line(e[t].line) + ") and the read of " +
+               named(f.store) + " (" + at_line(e[i].line) + ") no mem_fence(CLK_GLOBAL_MEM_FENCE) (or read_mem_fence(CLK_GLOBAL_MEM_FENCE)) "
+               "ran" + (e[i].item == taker ? "" : " in the work-item that took the ticket, before a barrier") +
+               ": OpenCL 1.2's atomics order nothing else, so on a GPU the last work-group can read a partial from before its "
+               "ticket. barrier(CLK_GLOBAL_MEM_FENCE) orders memory only within a work-group";
+    }
+  }
+  return "";
 }
 
 }  // namespace
 
-std::string ticket_fence_fault(const std::string& source, const TicketFences& f) {
-  const kit::CodeSpan body = kit::kernel_body(kit::code_without_comments(source), f.kernel);
-  if (body.line == 0) return "the kernel " + f.kernel + " was not found in the file";
-  const std::string& text = body.text;
-  const auto line = [&](std::size_t at) {
-    return "line " + std::to_string(body.line + std::count(text.begin(), text.begin() + long(at), '\n'));
-  };
-  const std::vector<Match> tickets = all_of(text, std::regex(R"(\b(atomic|atom)_\w+\s*\(\s*&?\s*)" + f.ticket + "\\b"));
-  if (tickets.empty()) return f.kernel + " takes no ticket: no atomic_* call on " + f.ticket + " was found";
-  const Match ticket = tickets.front();
-  const std::string ticket_text = text.substr(ticket.at, text.find('(', ticket.at) - ticket.at);
-  const std::regex element("\\b" + f.store + R"(\s*\[[^\]]*\])");
-  const std::regex store_re("\\b" + f.store + R"(\s*\[[^\]]*\]\s*=[^=])");
-  const std::vector<Match> stores = all_of(text, store_re);
-  Match store;
-  for (const Match& m : stores)
-    if (m.at < ticket.at) store = m;
-  if (!store.found())
-    return f.kernel + ": no store into " + f.store + "[...] was found before the ticket's " + ticket_text + " (" + line(ticket.at) +
-           "): each work-group stores its partial there, then fences, then takes its ticket";
-  if (!fenced(text, "mem_fence|write_mem_fence", store.end, ticket.at))
-    return f.kernel + ": between the store into " + f.store + " (" + line(store.at) + ") and the ticket's " + ticket_text + " (" +
-           line(ticket.at) + ") there is no mem_fence(CLK_GLOBAL_MEM_FENCE) (or write_mem_fence(CLK_GLOBAL_MEM_FENCE)): "
-           "OpenCL 1.2's atomics order nothing else, so on a GPU the last work-group can draw its ticket before this "
-           "partial is visible and add a stale one. barrier(CLK_GLOBAL_MEM_FENCE) orders memory only within a work-group";
-  Match read;
-  for (const Match& m : all_of(text, element)) {
-    const bool is_store = std::any_of(stores.begin(), stores.end(), [&](const Match& s) { return s.at == m.at; });
-    if (m.at > ticket.end && !is_store) {
-      read = m;
-      break;
+std::string ticket_fence_fault(const std::vector<KernelWork>& launches, const TicketFences& f) {
+  bool launched = false, ticket_seen = false, cut_short = false;
+  for (const KernelWork& k : launches) {
+    if (k.kernel != f.kernel) continue;
+    if (k.order_cut_short) {  // a launch too large to trace in full proves nothing either way
+      cut_short = true;
+      continue;
     }
+    launched = true;
+    for (const GroupOrder& g : k.order)
+      if (std::string fault = group_fault(g, f, ticket_seen); !fault.empty()) return fault;
   }
-  if (!read.found())
-    return f.kernel + ": no read of " + f.store + "[...] was found after the ticket's " + ticket_text + " (" + line(ticket.at) +
-           "): the work-group that draws the last ticket adds the partials there";
-  if (!fenced(text, "mem_fence|read_mem_fence", ticket.end, read.at))
-    return f.kernel + ": between the ticket's " + ticket_text + " (" + line(ticket.at) + ") and the read of " + f.store + " (" +
-           line(read.at) + ") there is no mem_fence(CLK_GLOBAL_MEM_FENCE) (or read_mem_fence(CLK_GLOBAL_MEM_FENCE)): "
-           "OpenCL 1.2's atomics order nothing else, so on a GPU the last work-group can read a partial from before its "
-           "ticket. barrier(CLK_GLOBAL_MEM_FENCE) orders memory only within a work-group";
+  if (!launched)
+    return "the kernel " + f.kernel + (cut_short ? "'s launches under Oclgrind were too large to trace in full" : " was not launched in the run under Oclgrind") +
+           ", so its fences could not be seen";
+  if (!ticket_seen) return f.kernel + " takes no ticket: no atomic on " + named(f.ticket) + " ran";
   return "";
 }
 

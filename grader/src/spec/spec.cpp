@@ -36,6 +36,12 @@ struct Reader {
     if (!v.is_number() || v.get<double>() <= 0) fail(field, "must be a positive number, not " + v.dump());
     return v.get<double>();
   }
+  // A kernel argument's position: 0, 1, ...
+  long position(const std::string& field) const {
+    const json& v = need(field);
+    if (!v.is_number_unsigned()) fail(field, "must be an argument position (0 for the first), not " + v.dump());
+    return v.get<long>();
+  }
 };
 
 }  // namespace
@@ -104,8 +110,28 @@ SafetySpec load_safety(const std::string& where, const json& node, const LabSpec
   if (node.contains("allow")) {
     if (!node["allow"].is_array()) r.fail("allow", "must be an array");
     for (std::size_t i = 0; i < node["allow"].size(); ++i) {
-      const Reader a{where + ": safety.allow[" + std::to_string(i) + "]", node["allow"][i]};
-      s.allow.push_back({a.text("kind"), a.text("source_contains"), a.text("why")});
+      const json& entry = node["allow"][i];
+      const Reader a{where + ": safety.allow[" + std::to_string(i) + "]", entry};
+      if (entry.contains("source_contains"))
+        a.fail("source_contains", "a finding is allowed by what happened (kernel, argument, accesses), never by the text of a line");
+      AllowedFinding f;
+      f.kind = a.text("kind");
+      f.why = a.text("why");
+      if (entry.contains("kernel")) f.kernel = a.text("kernel");
+      if (entry.contains("argument")) f.argument = a.position("argument");
+      if (entry.contains("accesses")) {
+        f.accesses = a.text("accesses");
+        if (f.accesses != "read-write" && f.accesses != "write-write") a.fail("accesses", "must be \"read-write\" or \"write-write\"");
+      }
+      f.other_side_atomic = entry.value("other_side_atomic", false);
+      if (entry.contains("read_after_atomic_on")) f.read_after_atomic_on = a.position("read_after_atomic_on");
+      if (entry.contains("in_call")) {
+        if (!entry["in_call"].is_array() || entry["in_call"].empty()) a.fail("in_call", "must be a non-empty array of builtin names");
+        for (const json& n : entry["in_call"]) f.in_call.push_back(n.get<std::string>());
+      }
+      if (f.kernel.empty() && f.argument < 0 && f.in_call.empty())
+        a.fail("", "allows too much: name the kernel, the buffer argument or the builtin call the finding must have");
+      s.allow.push_back(f);
     }
   }
   return s;
@@ -144,12 +170,31 @@ AlgorithmSpec load_algorithm(const std::string& where, const json& node, const L
     k.busiest_share = c.number("busiest_share_at_most", 1);
     if (k.busiest_share > 1) c.fail("busiest_share_at_most", "must be at most 1");
     if (checks[i].contains("fences")) {
-      const Reader fr{where + ": algorithm.checks[" + std::to_string(i) + "].fences", checks[i]["fences"]};
-      if (!checks[i]["fences"].is_object()) c.fail("fences", "must be {\"store\": array, \"ticket\": counter}");
-      k.fences = FenceCheck{fr.text("store"), fr.text("ticket")};
+      const std::string at = where + ": algorithm.checks[" + std::to_string(i) + "].fences";
+      const json& fences = checks[i]["fences"];
+      if (!fences.is_object()) c.fail("fences", "must be {\"store\": {\"argument\": n, \"called\": word}, \"ticket\": {...}}");
+      const auto role = [&](const char* name) {
+        const Reader rr{at + "." + name, Reader{at, fences}.need(name)};
+        return FenceRole{rr.position("argument"), rr.text("called")};
+      };
+      k.fences = FenceCheck{role("store"), role("ticket")};
     }
-    if (!k.fences && !k.span_bounded && k.busiest_share >= 1)
-      c.fail("", "checks nothing: give span_at_most, busiest_share_at_most below 1, or both (or fences)");
+    if (checks[i].contains("access")) {
+      const json& access = checks[i]["access"];
+      const Reader ar{where + ": algorithm.checks[" + std::to_string(i) + "].access", access};
+      if (!access.is_object() || !access.contains("arguments") || !access["arguments"].is_array() || access["arguments"].empty())
+        c.fail("access", "must be {\"arguments\": [positions], \"step_at_most\": bytes, \"unless_defined\": option}");
+      AccessCheck x;
+      for (const json& p : access["arguments"]) {
+        if (!p.is_number_unsigned()) ar.fail("arguments", "must be argument positions (0, 1, ...)");
+        x.arguments.push_back(p.get<long>());
+      }
+      x.step_at_most = (long long)ar.number("step_at_most", 1, true);
+      if (access.contains("unless_defined")) x.unless_defined = ar.text("unless_defined");
+      k.access = x;
+    }
+    if (!k.fences && !k.access && !k.span_bounded && k.busiest_share >= 1)
+      c.fail("", "checks nothing: give span_at_most, busiest_share_at_most below 1, or both (or fences, or access)");
     if (checks[i].contains("unit")) {
       k.unit = checks[i]["unit"];
       if (!k.unit.is_object()) c.fail("unit", "must be an object of case fields, e.g. {\"rung\": 3}");

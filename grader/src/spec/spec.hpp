@@ -22,10 +22,21 @@ struct CaseSpec {
   double time_limit_s = 0;
 };
 
-// A known false alarm of Oclgrind, allowed on purpose: findings of `kind` whose source line (at
-// any of their positions) contains `source_contains` are not counted. `why` says why it is safe.
+// A known false alarm of Oclgrind, allowed on purpose by what happened, never by the text of a
+// line: a finding of `kind` in kernel `kernel` (every kernel when empty) on the buffer argument at
+// position `argument` (any when -1), of `accesses` ("read-write" or "write-write"; any when
+// empty), where, with `other_side_atomic`, one of the two accesses is an atomic; with
+// `read_after_atomic_on` >= 0, the read came after its work-group's atomic on that argument (the
+// ticket); with `in_call` non-empty, the value was used in a call to one of those builtins (e.g.
+// fmax, fmin). `why` says why it is safe.
 struct AllowedFinding {
-  std::string kind, source_contains, why;
+  std::string kind, kernel;
+  long argument = -1;
+  std::string accesses;
+  bool other_side_atomic = false;
+  long read_after_atomic_on = -1;
+  std::vector<std::string> in_call;
+  std::string why;
 };
 
 // The memory-safety case: small runs under Oclgrind, with points per kind of finding. The spec
@@ -70,10 +81,23 @@ inline const std::string kSpeedCase = "speed against the solution";
 // its busiest work-item) <= span_log2 * log2(L) + span_plus, and no work-item does more than
 // busiest_share of the group's operations. `unit` (e.g. {"rung": 3}) names the cases whose
 // correctness points this check's points follow; empty: every case. With `fences` the check is
-// instead a ticket counter's fences, read from the kernel's code (oclgrind/ticket_fences.hpp):
-// `store` names the array of partials, `ticket` the counter.
+// instead a ticket counter's fences, from the order of its accesses and fences under Oclgrind
+// (oclgrind/ticket_fences.hpp): `store` is the buffer argument of the partials, `ticket` the
+// counter's, by position (0-based) with the word messages call them. With `access` the check is
+// the access pattern of the kernel's global loads of the buffer arguments `arguments` (in
+// launches whose build options do not define `unless_defined`): the most common address step
+// between neighbouring work-items must be at most `step_at_most` bytes.
+struct FenceRole {
+  long argument = -1;
+  std::string called;
+};
 struct FenceCheck {
-  std::string store, ticket;
+  FenceRole store, ticket;
+};
+struct AccessCheck {
+  std::vector<long> arguments;
+  std::string unless_defined;
+  long long step_at_most = 16;
 };
 struct AlgorithmCheck {
   std::string kernel;
@@ -86,6 +110,7 @@ struct AlgorithmCheck {
   std::string expect;        // the shape asked for, in words: "a tree: log2 L levels of adds"
   std::string hint;          // shown when the check fails; empty: the tree's hint
   std::optional<FenceCheck> fences;
+  std::optional<AccessCheck> access;
 };
 struct AlgorithmSpec {
   bool visible = true;

@@ -1,7 +1,8 @@
 #pragma once
 // Mutants of a kernel's source for `grader mutants`: small, one-place changes of the kinds students
 // make (a relational or arithmetic operator, an off-by-one bound, a missing barrier or memory fence,
-// an atomic update written as a plain one, the wrong id function, a changed constant). Comments, string literals and preprocessor lines are never changed.
+// an atomic update written as a plain one, the wrong id function, a changed constant, a grid-stride
+// loop made a contiguous run per work-item). Comments, string literals and preprocessor lines are never changed.
 #include <cstddef>
 #include <string>
 #include <vector>
@@ -9,7 +10,7 @@
 namespace grader {
 
 struct Mutant {
-  // relational | arithmetic | off-by-one | barrier | fence | atomic | swap-id | constant
+  // relational | arithmetic | off-by-one | barrier | fence | atomic | swap-id | constant | uncoalesced
   std::string op;
   std::size_t offset = 0, length = 0;  // the span of the original source that is replaced ...
   std::string replacement;             // ... by this
