@@ -3,6 +3,8 @@
 // GPU branch on PoCL too, so that a mistake in its grid-stride loop costs points.
 #include <doctest/doctest.h>
 
+#include "tools/mutate.hpp"
+
 #include "cascade.hpp"
 #include "kit/errors.hpp"
 #include "kit/paths.hpp"
@@ -237,7 +239,7 @@ TEST_CASE("lab 06 grading: one work-item doing the whole sweep, or SumPartials w
   // partials with no tree. The plugin's measurement in the safety run says what each one did.
   const std::string solution = test::read(kit::lab_file(lab06::kLab, lab06::kKernelFile, true));
   const std::vector<std::tuple<std::string, std::string, std::string, std::string>> variants = {
-      {"end = min(i + per_item, chunks)", "end = min(i - per_item, chunks)", "FAIL algorithm: DotCascade (measured under Oclgrind)      0/2",
+      {"end = min(i + per_item, chunks)", "end = min(i - per_item, chunks)", "FAIL algorithm: DotCascade (measured under Oclgrind)      0/1",
        "work-item 0 did 271 of the 277 adds in work-group 0 of DotCascade (L = 8)"},
       {"uint L   = get_local_size(0);   // work-items in the group", "uint L   = get_local_size(1);   // work-items in the group",
        "FAIL algorithm: SumPartials (measured under Oclgrind)     0/1",
@@ -253,4 +255,26 @@ TEST_CASE("lab 06 grading: one work-item doing the whole sweep, or SumPartials w
     CHECK(run.output.find(measured) != std::string::npos);
     CHECK(run.output.find("FAIL N = ") == std::string::npos);  // every sum is right
   }
+}
+
+TEST_CASE("lab 06 grading: grader mutants' uncoalesced GPU branch keeps every sum right and loses the access-pattern point at its load's line") {
+  // The mutant operator turns the grid-stride loop into a contiguous run per work-item: the lab's
+  // lesson. No case and no timing on a CPU can tell; the plugin's load steps can.
+  const std::string solution = test::read(kit::lab_file(lab06::kLab, lab06::kKernelFile, true));
+  std::vector<grader::Mutant> runs;
+  for (const grader::Mutant& m : grader::make_mutants(solution))
+    if (m.op == "uncoalesced") runs.push_back(m);
+  REQUIRE(runs.size() == 1);  // the GPU branch's grid-stride loop (the tail's loop counts k, not chunks)
+  const grader::Mutant& m = runs[0];
+  test::TempDir labs;
+  test::write(labs / "06-cascade-reduction" / "CascadeDot.cl", m.source);
+  const auto run = test::run_program("grader", "check 06 --dir " + labs.path.string());
+  CHECK(run.exit_code == 1);
+  CHECK_MESSAGE(run.output.find("FAIL algorithm: DotCascade's global loads (traced under Oclgrind) 0/1") != std::string::npos, run.output);
+  CHECK(run.output.find("the load at line " + std::to_string(m.line) + " (buffer argument ") != std::string::npos);
+  CHECK(run.output.find("bytes apart at the same iteration") != std::string::npos);
+  CHECK(run.output.find("FAIL N = ") == std::string::npos);
+  CHECK(run.output.find("FAIL GPU branch") == std::string::npos);  // every sum is right
+  const auto good = test::run_program("grader", "check 06 --dir " + (kit::root() / "solutions").string());
+  CHECK(good.output.find("PASS algorithm: DotCascade's global loads (traced under Oclgrind) 1/1") != std::string::npos);
 }
