@@ -271,7 +271,8 @@ TEST_CASE("lab 06 grading: grader mutants' uncoalesced GPU branch keeps every su
   const auto run = test::run_program("grader", "check 06 --dir " + labs.path.string());
   CHECK(run.exit_code == 1);
   CHECK_MESSAGE(run.output.find("FAIL algorithm: DotCascade's global loads (traced under Oclgrind) 0/1") != std::string::npos, run.output);
-  CHECK(run.output.find("the load at line " + std::to_string(m.line) + " (buffer argument ") != std::string::npos);
+  // The loads are in the loop's body, on the line after the loop's header (the mutated line).
+  CHECK(run.output.find("the load at line " + std::to_string(m.line + 1) + " (buffer argument ") != std::string::npos);
   CHECK(run.output.find("bytes apart at the same iteration") != std::string::npos);
   CHECK(run.output.find("FAIL N = ") == std::string::npos);
   CHECK(run.output.find("FAIL GPU branch") == std::string::npos);  // every sum is right
