@@ -111,7 +111,7 @@ TEST_CASE("ticket fences: lab 08's spec check names arguments by position, and c
   CHECK(bad.hint.find("CLK_GLOBAL_MEM_FENCE") != std::string::npos);
 }
 
-TEST_CASE("ticket fences end to end: renamed parameters keep the check; each fence deletion of grader mutants loses it at its lines") {
+TEST_CASE("ticket fences end to end: renamed parameters keep the check, and each fence deletion of grader mutants loses it at its lines") {
   const std::string s = solution();
   // Every parameter of dot_single_pass renamed: nothing in the check may depend on a name.
   std::string renamed = s;
