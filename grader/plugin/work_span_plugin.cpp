@@ -21,7 +21,6 @@
 
 #include <algorithm>
 #include <cstdlib>
-#include <regex>
 #include <fstream>
 #include <optional>
 #include <sstream>
@@ -31,30 +30,11 @@
 #include <vector>
 
 #include "access_trace.hpp"
+#include "oclgrind_reach.hpp"
 #include "draw_trace.hpp"
 
 namespace {
 
-// Two members of Oclgrind's public classes that its API keeps private are read through the
-// standard's rule that an explicit instantiation may name a private member: a kernel's argument
-// by position (whose value is the buffer's address) and the text of a message being built (where
-// Oclgrind writes an instruction's source line, as in its own reports).
-template <class Tag, typename Tag::type Member>
-struct Reach {
-  friend typename Tag::type reach(Tag) { return Member; }
-};
-struct KernelArgument {
-  using type = const llvm::Argument* (oclgrind::Kernel::*)(unsigned int) const;
-  friend type reach(KernelArgument);
-};
-struct MessageText {
-  using type = std::stringstream oclgrind::Context::Message::*;
-  friend type reach(MessageText);
-};
-template struct Reach<KernelArgument, &oclgrind::Kernel::getArgument>;
-template struct Reach<MessageText, &oclgrind::Context::Message::m_stream>;
-
-constexpr unsigned kArgGlobal = 0x119B, kArgConstant = 0x119D;  // CL_KERNEL_ARG_ADDRESS_GLOBAL, _CONSTANT
 
 // What the plugin needs to know of one instruction, parsed once from its IR text.
 struct Shape {
@@ -155,22 +135,8 @@ class WorkSpan : public oclgrind::Plugin {
     lines_.clear();
     draw_.launch_begin();
     const oclgrind::Kernel* kernel = invocation->getKernel();
-    const oclgrind::Memory* global = m_context->getGlobalMemory();
-    std::vector<std::pair<unsigned, std::size_t>> args;
     unsigned address_bits = 0;
-    for (unsigned i = 0; i < kernel->getNumArguments(); ++i) {
-      const unsigned space = kernel->getArgumentAddressQualifier(i);
-      if (space != kArgGlobal && space != kArgConstant) continue;
-      const auto* key = reinterpret_cast<const llvm::Value*>((kernel->*reach(KernelArgument()))(i));
-      for (auto v = kernel->values_begin(); v != kernel->values_end(); ++v) {
-        if (v->first != key) continue;
-        const std::size_t address = v->second.getPointer();
-        const std::size_t buffer = global->extractBuffer(address);
-        args.emplace_back(i, buffer);
-        for (unsigned bits = 1; bits < 64 && !address_bits && buffer; ++bits)
-          if ((address >> bits) == buffer) address_bits = bits;
-      }
-    }
+    auto args = kit_oclgrind::buffer_arguments(kernel, m_context->getGlobalMemory(), address_bits);
     access_.launch_begin(kernel->getProgram()->getBuildOptions(), std::move(args), address_bits);
   }
 
@@ -330,12 +296,7 @@ class WorkSpan : public oclgrind::Plugin {
   int line_of(const llvm::Instruction* instruction) {
     const auto found = lines_.find(instruction);
     if (found != lines_.end()) return found->second;
-    oclgrind::Context::Message message(oclgrind::DEBUG, m_context);
-    message << instruction;
-    static const std::regex at(R"(At line (\d+))");
-    std::smatch m;
-    const std::string text = (message.*reach(MessageText())).str();
-    const int line = std::regex_search(text, m, at) ? std::stoi(m[1]) : 0;
+    const int line = kit_oclgrind::source_line(m_context, instruction);
     return lines_.emplace(instruction, line).first->second;
   }
 

@@ -4,6 +4,7 @@
 #include <cctype>
 #include <map>
 #include <regex>
+#include <tuple>
 #include <set>
 
 namespace grader {
@@ -97,6 +98,25 @@ const std::set<std::string> fences = {"mem_fence", "read_mem_fence", "write_mem_
 const std::map<std::string, std::string> plain = {
     {"atomic_inc", "++"}, {"atomic_dec", "--"}, {"atomic_add", "+="}, {"atomic_sub", "-="}, {"atomic_xchg", "="}};
 
+// A grid-stride loop made a run per work-item: each work-item reads its own contiguous share of
+// the range. Still correct, but neighbouring work-items read far apart (the uncoalesced pattern
+// lab 06 teaches against), so only the access-pattern check can tell. (offset, length, text) each.
+std::vector<std::tuple<std::size_t, std::size_t, std::string>> uncoalesced(const std::string& source, const std::vector<Token>& t) {
+  static const std::regex grid_stride(R"(for\s*\(\s*(\w+)\s+(\w+)\s*=\s*get_global_id\s*\(\s*0\s*\)\s*;\s*\2\s*<\s*([^;]+?)\s*;\s*\2\s*\+=\s*get_global_size\s*\(\s*0\s*\)\s*\))");
+  std::vector<std::tuple<std::size_t, std::size_t, std::string>> out;
+  for (auto it = std::sregex_iterator(source.begin(), source.end(), grid_stride); it != std::sregex_iterator(); ++it) {
+    const std::size_t at = std::size_t(it->position(0));
+    const bool in_code = std::any_of(t.begin(), t.end(), [&](const Token& k) { return k.offset == at && k.text == "for"; });
+    if (!in_code || it->str().find('\n') != std::string::npos) continue;
+    const std::string type = (*it)[1], v = (*it)[2], bound = (*it)[3];
+    const std::string share = "((" + bound + ") + get_global_size(0) - 1) / get_global_size(0)";
+    out.emplace_back(at, std::size_t(it->length(0)),
+                     "for (" + type + " " + v + " = get_global_id(0) * (" + share + "), " + v + "_end = min((" + type + ")(" + v + " + " +
+                         share + "), (" + type + ")(" + bound + ")); " + v + " < " + v + "_end; ++" + v + ")");
+  }
+  return out;
+}
+
 }  // namespace
 
 std::vector<Mutant> make_mutants(const std::string& source) {
@@ -174,20 +194,7 @@ std::vector<Mutant> make_mutants(const std::string& source) {
         for (const std::string& other : ids.at(k.text)) add("swap-id", k.offset, k.text.size(), other);
     }
   }
-  // A grid-stride loop made a run per work-item: each work-item reads its own contiguous share of
-  // the range. Still correct, but neighbouring work-items read far apart (the uncoalesced pattern
-  // lab 06 teaches against), so only the access-pattern check can tell.
-  static const std::regex grid_stride(R"(for\s*\(\s*(\w+)\s+(\w+)\s*=\s*get_global_id\s*\(\s*0\s*\)\s*;\s*\2\s*<\s*([^;]+?)\s*;\s*\2\s*\+=\s*get_global_size\s*\(\s*0\s*\)\s*\))");
-  for (auto it = std::sregex_iterator(source.begin(), source.end(), grid_stride); it != std::sregex_iterator(); ++it) {
-    const std::size_t at = std::size_t(it->position(0));
-    const bool in_code = std::any_of(t.begin(), t.end(), [&](const Token& k) { return k.offset == at && k.text == "for"; });
-    if (!in_code || it->str().find('\n') != std::string::npos) continue;
-    const std::string type = (*it)[1], v = (*it)[2], bound = (*it)[3];
-    const std::string share = "((" + bound + ") + get_global_size(0) - 1) / get_global_size(0)";
-    add("uncoalesced", at, it->length(0),
-        "for (" + type + " " + v + " = get_global_id(0) * (" + share + "), " + v + "_end = min((" + type + ")(" + v + " + " + share +
-            "), (" + type + ")(" + bound + ")); " + v + " < " + v + "_end; ++" + v + ")");
-  }
+  for (const auto& [offset, length, replacement] : uncoalesced(source, t)) add("uncoalesced", offset, length, replacement);
   return mutants;
 }
 
