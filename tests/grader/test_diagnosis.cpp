@@ -74,7 +74,8 @@ std::vector<CaseVerdict> visible_verdicts(const json& spec, const std::string& o
     const std::size_t at = output.find("  FAIL " + name);
     v.failed = at != std::string::npos;
     if (v.failed) {
-      const std::size_t end = std::min(output.find("\n  PASS ", at + 1), output.find("\n  FAIL ", at + 1));
+      std::size_t end = std::string::npos;  // the next line's label
+      for (const char* label : {"\n  PASS ", "\n  PART ", "\n  FAIL ", "\n  SKIP "}) end = std::min(end, output.find(label, at + 1));
       const std::string block = output.substr(at, end == std::string::npos ? std::string::npos : end - at);
       const std::size_t status_at = block.find_first_not_of(' ', block.find('\n') + 1);
       v.status = block.substr(status_at, block.find(':', status_at) - status_at);

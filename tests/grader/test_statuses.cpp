@@ -37,7 +37,8 @@ TEST_CASE("case and lab statuses: one JSON word each, the words the reports have
                            {CaseStatus::NotRun, "not-run"},
                            {CaseStatus::Error, "error"},
                            {CaseStatus::Late, "late"},
-                           {CaseStatus::NotChecked, "not-checked"}});
+                           {CaseStatus::NotChecked, "not-checked"},
+                           {CaseStatus::Scaled, "scaled"}});
   using grader::CaseKind;
   check_words<CaseKind>({{CaseKind::Case, "case"},
                          {CaseKind::Speed, "speed"},

@@ -33,6 +33,11 @@ enum class CaseStatus {
   // had finished) and that found nothing of its kind: no verdict, and the student keeps the
   // check's points (the message says so); a finding written before the crash still counts (unsafe).
   NotChecked,
+  // "scaled": a check or the speed case that passed, whose points the spec's points policy scaled
+  // by the case points the kernel earned (judge/points_policy.cpp): below its max points (0 for a
+  // kernel that computes nothing right), so never shown as passed; the message says how many
+  // points of how many, why, and what the check itself found. Last, so that older journals read.
+  Scaled,
 };
 
 // What a line of a lab's result is, and how the spec's points policy treats it.

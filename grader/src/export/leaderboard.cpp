@@ -9,8 +9,10 @@
 namespace grader {
 namespace {
 
+// A speed case whose result was right: at full speed, slow, or scaled (right, its points following
+// the other cases' by the points policy).
 bool counted(const CaseResult& c) {
-  return c.kind == CaseKind::Speed && c.ratio >= 0 && (c.status == CaseStatus::Passed || c.status == CaseStatus::Slow);
+  return c.kind == CaseKind::Speed && c.ratio >= 0 && (c.status == CaseStatus::Passed || c.status == CaseStatus::Slow || c.status == CaseStatus::Scaled);
 }
 
 }  // namespace

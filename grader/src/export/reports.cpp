@@ -127,6 +127,12 @@ std::string student_report_md(const std::string& student, const std::vector<LabS
   return out.str();
 }
 
+const char* check_label(const CaseResult& c) {
+  const bool passed = c.status == CaseStatus::Passed || c.status == CaseStatus::Scaled;
+  if (passed) return c.status == CaseStatus::Passed && c.points >= c.max_points ? "PASS" : "PART";
+  return not_run_on_device(c) || c.status == CaseStatus::NotChecked ? "SKIP" : "FAIL";
+}
+
 std::string check_report(const LabResult& r) {
   std::ostringstream out;
   out << r.lab << (r.kernel.empty() ? "" : " (" + r.kernel + ")") << "\n";
@@ -145,8 +151,8 @@ std::string check_report(const LabResult& r) {
   for (const CaseResult& c : r.cases) {
     char head[200];
     const bool not_here = not_run_on_device(c);
-    std::snprintf(head, sizeof head, "  %-4s %-52s %s/%s", c.status == CaseStatus::Passed ? "PASS" : not_here || c.status == CaseStatus::NotChecked ? "SKIP" : "FAIL", c.name.c_str(),
-                  format_points(c.points).c_str(), format_points(c.max_points).c_str());
+    std::snprintf(head, sizeof head, "  %-4s %-52s %s/%s", check_label(c), c.name.c_str(), format_points(c.points).c_str(),
+                  format_points(c.max_points).c_str());
     out << head << "\n";
     if (not_here) out << "       " << c.message << "\n";
     const bool speed_figure = c.kind == CaseKind::Speed && c.status != CaseStatus::NotRun;  // its figure, passed or not

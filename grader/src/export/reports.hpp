@@ -18,6 +18,10 @@ std::string gradebook_csv(const std::vector<std::string>& students, const std::v
 json student_report_json(const std::string& student, const std::vector<LabSpec>& specs, const ResultMap& results);
 std::string student_report_md(const std::string& student, const std::vector<LabSpec>& specs, const ResultMap& results);
 
+// A line's label in `grader check`: PASS only when it passed at full points; PART when it passed
+// and earns part of its points (scaled: the points policy); SKIP when not checked or not run on
+// this device; FAIL otherwise.
+const char* check_label(const CaseResult& c);
 // The self-check's view of one lab: a line per case, failures explained.
 std::string check_report(const LabResult& result);
 
