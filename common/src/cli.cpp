@@ -42,7 +42,7 @@ void print_oclgrind_command(int argc, char** argv) {
     for (const char ch : a) q += ch == '\'' ? std::string("'\\''") : std::string(1, ch);
     return q + "'";
   };
-  std::string command = "oclgrind --data-races --uniform-writes --uninitialized";
+  std::string command = "oclgrind --data-races --uniform-writes --uninitialized --build-options -O0";
   for (int i = 0; i < argc; ++i) command += " " + quoted(argv[i]);
   std::printf("To see the line behind it (an access out of bounds, a race, a barrier not every work-item reaches), run the same "
               "check under Oclgrind, which interprets every work-item (slow: a small -n keeps it to seconds):\n  %s\n",
