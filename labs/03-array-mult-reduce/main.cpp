@@ -62,6 +62,7 @@ int main(int argc, char** argv) {
     if (!verdict.pass) {
       std::printf("CHECK FAILED: %s\n", verdict.message.c_str());
       if (!verdict.hint.empty()) std::printf("hint: %s\n", verdict.hint.c_str());
+      kit::print_oclgrind_command(argc, argv);
       return 1;
     }
     if (!brief) std::printf("Check passed: all %zu work-group sums match the reference.\n", c.groups());

@@ -68,6 +68,7 @@ int main(int argc, char** argv) {
     }
     std::printf("\n(speedup: against the first rung in this table; GB/s counts the N ints read by launch 1)\n");
     for (const std::string& p : problems) std::printf("CHECK FAILED %s\n", p.c_str());
+    if (status) kit::print_oclgrind_command(argc, argv);
     return status;
   });
 }

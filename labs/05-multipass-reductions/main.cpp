@@ -70,6 +70,7 @@ int main(int argc, char** argv) {
       }
     }
     for (const std::string& p : problems) std::printf("CHECK FAILED: %s\n", p.c_str());
+    if (status) kit::print_oclgrind_command(argc, argv);
     return status;
   });
 }

@@ -212,6 +212,11 @@ std::string evidence(const Case& c, const std::vector<float>& in, const Outputs&
     return race;
   const double identity = c.op == Op::Sum ? 0.0 : c.op == Op::Min ? INFINITY : -INFINITY;
   if (double(out.result) == identity) return "the result is the operator's identity: no element was combined";
+  // A min or a max is one of the inputs: a 0 that none of them is came from elsewhere.
+  if (c.op != Op::Sum && out.result == 0.0f && std::find(in.begin(), in.end(), 0.0f) == in.end())
+    return "the result is 0, which none of the " + std::to_string(c.elements) + " inputs is: a 0 entered the " + to_string(c.op) +
+           " from outside the data: an identity of 0 (pad with IDENTITY), or an element read at or past active (memory "
+           "past the data may hold 0)";
   if (c.elements > 1 && out.result == in[0]) return "the result is the first element: the passes' combining step is missing";
   if (c.op == Op::Sum && c.elements > 1) {
     double without_last = e.value - in.back();

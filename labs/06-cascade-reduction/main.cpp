@@ -104,6 +104,7 @@ int main(int argc, char** argv) {
       }
       std::printf("speed against the solution (median of 15 alternating pairs): %.2f\n", lab06::speed_ratio(candidate, baseline, 15));
     }
+    if (status) kit::print_oclgrind_command(argc, argv);
     return status;
   });
 }

@@ -6,9 +6,11 @@
 #include <cstdio>
 #include <cstring>
 #include <limits>
+#include <regex>
 #include <stdexcept>
 
 #include "atomics_scan_detail.hpp"
+#include "kit/kernel_code.hpp"
 #include "kit/launch.hpp"
 #include "kit/data.hpp"
 #include "kit/errors.hpp"
@@ -82,19 +84,39 @@ std::string diagnose_atomic(const Case& c, double got, double expected) {
          "retried until its swap succeeds)";
 }
 
-std::string diagnose_contention(const Case& c, double got, double expected, bool some_right) {
+std::string diagnose_contention(const Case& c, double got, double expected, bool some_right, bool compare_and_swap) {
   if (auto known = diagnose_total(c, got, expected)) return *known;
   const std::string which = some_right ? "some launches were right and others lost updates"
                                        : "every launch lost updates";
   if (c.part == Part::AtomicInt)
     return which + ": work-groups that run at the same time raced for the total; "
            "add each partial with atomic_add (a plain += reads and writes in two steps, and another group can come between)";
+  if (!compare_and_swap)
+    return which + ": work-groups that run at the same time raced for the total, and sum_float_atomic calls no "
+           "atomic_cmpxchg: its update of the total is not atomic (a plain += reads and writes in two steps, and another "
+           "group can come between). OpenCL 1.2 has no atomic add for float: the lab README's compare-and-swap loop is one";
   return which + ": work-groups that run at the same time raced for the total. "
          "A compare-and-swap fails when another group changed the total after it was read: the add must then start "
          "again from a fresh read, in a loop, until atomic_cmpxchg returns the bits that were read";
 }
 
-kit::Verdict check_atomic(const Case& c, const std::vector<std::pair<double, int>>& totals, const FloatExpected& e, int threads) {
+bool calls_compare_and_swap(const std::string& code, const std::string& kernel) {
+  static const std::regex cmpxchg(R"(\b(atomic|atom)_cmpxchg\s*\()"), call(R"(\b([A-Za-z_]\w*)\s*\()");
+  const std::string body = kit::kernel_body(code, kernel).text;
+  if (std::regex_search(body, cmpxchg)) return true;
+  for (auto it = std::sregex_iterator(body.begin(), body.end(), call); it != std::sregex_iterator(); ++it) {
+    // A function of the file that the kernel calls (atomic_add_float): its definition, a type and the name before "(".
+    const std::regex definition("\\b\\w+\\s+" + (*it)[1].str() + "\\s*\\([^;{]*\\)\\s*\\{");
+    std::smatch d;
+    if (std::regex_search(code, d, definition) &&
+        std::regex_search(kit::kernel_body(code.substr(std::size_t(d.position(0))), (*it)[1].str()).text, cmpxchg))
+      return true;
+  }
+  return false;
+}
+
+kit::Verdict check_atomic(const Case& c, const std::vector<std::pair<double, int>>& totals, const FloatExpected& e, int threads,
+                          bool compare_and_swap) {
   const bool ints = c.part == Part::AtomicInt;
   int wrong = 0, launches = 0;
   std::optional<std::pair<double, std::string>> first;  // the first wrong total, and what is wrong with it
@@ -110,7 +132,7 @@ kit::Verdict check_atomic(const Case& c, const std::vector<std::pair<double, int
   return {false,
           std::to_string(wrong) + " of " + std::to_string(launches) + " launches on " + std::to_string(threads) +
               " PoCL threads gave a wrong total; the first: " + first->second,
-          diagnose_contention(c, first->first, e.exact, wrong < launches)};
+          diagnose_contention(c, first->first, e.exact, wrong < launches, compare_and_swap)};
 }
 
 // One launch of a one-total kernel (`name`: sum_int_atomic or sum_float_atomic) over `in`, the
@@ -145,7 +167,9 @@ Sum Runner::atomic_int(const Case& c, const std::vector<std::int32_t>& in, int w
 }
 
 Sum Runner::atomic_float(const Case& c, const std::vector<float>& in, int warmup, int repeats) {
-  return atomic_total<cl_float>("sum_float_atomic", c, in, warmup, repeats);
+  Sum s = atomic_total<cl_float>("sum_float_atomic", c, in, warmup, repeats);
+  s.compare_and_swap = calls_compare_and_swap(kit::code_without_comments(program_.getInfo<CL_PROGRAM_SOURCE>()), "sum_float_atomic");
+  return s;
 }
 
 Sum Runner::read_back(const Case& c, const std::vector<float>& in, int warmup, int repeats) {

@@ -80,6 +80,7 @@ struct Sum {
   std::size_t groups = 0;  // G = ceil(N / L)
   kit::Timing timing;      // launch to the total on the host (read-back included)
   std::vector<double> totals;  // every run's total, in order (warm-ups first): each must be right
+  bool compare_and_swap = false;  // the float part: sum_float_atomic's code calls atomic_cmpxchg (or atom_cmpxchg)
 };
 
 // Exact references. Each real is k * 2^-23 with |k| < 2^23, so every sum below of at most 2^27
@@ -104,14 +105,21 @@ std::optional<std::string> atomic_float_difference(const Case& c, double got, co
 std::string diagnose_atomic(const Case& c, double got, double expected);
 // The hint for a contention case (many launches of the same data on several threads) that lost
 // updates: a wrong value of a known kind, else work-groups that ran at the same time raced for the
-// total (a compare-and-swap without its retry, a plain +=), whether some launches were right or none.
-std::string diagnose_contention(const Case& c, double got, double expected, bool some_right);
+// total (a plain += where the code has no compare-and-swap; a compare-and-swap without its retry
+// only where `compare_and_swap`: the kernel's code calls one), whether some launches were right or none.
+std::string diagnose_contention(const Case& c, double got, double expected, bool some_right, bool compare_and_swap = false);
 
 // The verdict on an atomic part's totals: every launch exact (ints; e.exact holds the int sum) or
 // within the float bound. `totals` holds each total with the launches that gave it, in order; with
 // several launches the message counts the wrong ones on `threads` PoCL threads and the hint names
 // the race between work-groups that run at the same time.
-kit::Verdict check_atomic(const Case& c, const std::vector<std::pair<double, int>>& totals, const FloatExpected& e, int threads);
+// Whether kernel `kernel` of `code` (code_without_comments) calls atomic_cmpxchg or atom_cmpxchg,
+// itself or in a function of the file it calls (the lab's atomic_add_float).
+bool calls_compare_and_swap(const std::string& code, const std::string& kernel);
+
+// `compare_and_swap`: the float kernel's code calls atomic_cmpxchg (Sum::compare_and_swap).
+kit::Verdict check_atomic(const Case& c, const std::vector<std::pair<double, int>>& totals, const FloatExpected& e, int threads,
+                          bool compare_and_swap = false);
 
 // ---- Part 2: accuracy --------------------------------------------------------------------------
 struct Method {

@@ -96,6 +96,7 @@ inline void validate(const SpecCase& s) {
 inline kit::json atomic_to_json(const Sum& s, int repeats, bool ints) {
   const auto number = [&](double t) { return ints ? kit::json(std::int64_t(t)) : kit::real_to_json(t); };
   kit::json out = {{"groups", s.groups}, {"seconds", s.timing.best}};
+  if (s.compare_and_swap) out["compare_and_swap"] = true;
   if (repeats == 1) {
     out["total"] = number(s.total);
     return out;

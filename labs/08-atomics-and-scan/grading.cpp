@@ -95,7 +95,8 @@ struct Lab08 {
       case Part::AtomicInt:
         return lab08::check_atomic(c, lab08::atomic_totals_from_json(outputs), {reference.at("total").get<double>()}, s.threads);
       case Part::AtomicFloat:
-        return lab08::check_atomic(c, lab08::atomic_totals_from_json(outputs), reference.get<lab08::FloatExpected>(), s.threads);
+        return lab08::check_atomic(c, lab08::atomic_totals_from_json(outputs), reference.get<lab08::FloatExpected>(), s.threads,
+                                   outputs.value("compare_and_swap", false));
       case Part::Accuracy:
         return lab08::check_accuracy(c, outputs.get<lab08::AccuracyOutputs>(), reference.at("runs").get<std::vector<lab08::RunExact>>(),
                                      kit::reals_from_json(reference.at("naive")));

@@ -75,7 +75,7 @@ kit::Verdict check_atomic_exactly(lab08::Runner& runner, lab08::Case c, int repe
       want = lab08::expected_float_sum(shape, whole);
       got = runner.atomic_float(shape, whole, 0, launches);
     }
-    if (kit::Verdict v = lab08::check_atomic(shape, runs_of(got.totals), want, threads); !v.pass) return v;
+    if (kit::Verdict v = lab08::check_atomic(shape, runs_of(got.totals), want, threads, got.compare_and_swap); !v.pass) return v;
   }
   return {};
 }
@@ -292,6 +292,7 @@ int main(int argc, char** argv) {
     if (wanted("single-pass"))
       single_pass(rt, file, kit::lab_file(lab06::kLab, lab06::kKernelFile, kernel.solution), c, warmup, repeats, checks);
     for (const std::string& p : checks.problems) std::printf("CHECK FAILED %s\n", p.c_str());
+    if (checks.status) kit::print_oclgrind_command(argc, argv);
     return checks.status;
   });
 }

@@ -230,6 +230,7 @@ int main(const Lab& lab, int argc, char** argv) {
       if (table) std::printf("\n");
     }
     if (table && status) std::printf("(!: the check failed for that size; run it alone with --check for details)\n");
+    if (status && !table) kit::print_oclgrind_command(argc, argv);
     return status;
   });
 }

@@ -157,7 +157,9 @@ TEST_CASE("a lab program's --check and grader check agree on the kit's mutants o
         ++both_failed;
         const std::vector<std::string> hints = hints_in(program.output);
         REQUIRE(!hints.empty());
-        CHECK(hints.front() == on.hint);
+        // The lab's hint, the same; `grader check` may add what Oclgrind found on the case after it.
+        CHECK(on.hint.rfind(hints.front(), 0) == 0);
+        CHECK((on.hint == hints.front() || on.hint.find("Oclgrind, on ", hints.front().size()) != std::string::npos));
       }
     }
   }
@@ -192,7 +194,7 @@ TEST_CASE("lab 03 without the loop's barrier gets one hint from the program on r
   CHECK(program.exit_code == 1);
   const std::vector<std::string> from_program = hints_in(program.output);
   REQUIRE(!from_program.empty());
-  CHECK(from_program.front() == from_grader.front());
+  CHECK(from_grader.front().rfind(from_program.front(), 0) == 0);  // grader check may add what Oclgrind found on the case
 }
 
 TEST_CASE("a kernel whose loop has its barrier is not told to add one, and sees the compiler's warning on its own line") {
@@ -215,7 +217,7 @@ TEST_CASE("a kernel whose loop has its barrier is not told to add one, and sees 
   CHECK(program.exit_code == 1);
   const std::vector<std::string> from_program = hints_in(program.output);
   REQUIRE(!from_program.empty());
-  CHECK(from_program.front() == from_grader.front());
+  CHECK(from_grader.front().rfind(from_program.front(), 0) == 0);  // grader check may add what Oclgrind found on the case
 }
 
 TEST_CASE("a kernel that never writes dC is not told about dC[get_global_id(0)] unless it writes there") {
@@ -250,5 +252,5 @@ TEST_CASE("lab 05's ping-pong tree without its barrier is told so, by the progra
   const auto program = program_check("05-multipass-reductions", failed->params, dir / "05-multipass-reductions" / "MultipassReductions.cl");
   const std::vector<std::string> from_program = hints_in(program.output);
   REQUIRE(!from_program.empty());
-  CHECK(from_program.front() == failed->hint);
+  CHECK(failed->hint.rfind(from_program.front(), 0) == 0);  // grader check may add what Oclgrind found on the case
 }

@@ -24,6 +24,9 @@ struct GradingOptions {
   std::vector<kit::DeviceOptions> devices{};  // graded on each, right on all (empty: PoCL's CPU device)
   bool stop_at_first_loss = false;  // `grader mutants`' screening: the rest is "not-run" once a case loses points
   bool child_per_case = false;      // the earlier way (a child for the build and each case), for `grader bench`
+  // `grader check`: a wrong or crashed visible case is run again under Oclgrind, once per kernel,
+  // and its first finding is added to its hint (judge/evidence.hpp).
+  bool case_evidence = false;
 
   bool safety() const { return oclgrind == OclgrindChecks::All; }
   bool algorithm() const { return oclgrind != OclgrindChecks::None; }

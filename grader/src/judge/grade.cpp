@@ -18,6 +18,7 @@
 #include "isolation/fresh_memory.hpp"
 #include "isolation/sandbox.hpp"
 #include "kit/paths.hpp"
+#include "judge/evidence.hpp"
 #include "judge/graded_kernels.hpp"
 #include "judge/hints.hpp"
 #include "judge/points_policy.hpp"
@@ -291,6 +292,7 @@ LabResult grade_lab(const LabSpec& spec, const LabReference& reference, const st
     LabResult graded = combine_devices(per_device);
     if (graded.status == LabStatus::Graded) {
       crash_hints_from_findings(graded);
+      if (s.grading.case_evidence) add_case_evidence(spec, s, copy, source, found->relative, graded);
       apply_points_policy(spec, graded);
     }
     if (s.graded) {

@@ -1,0 +1,116 @@
+// Hints from the evidence: a wrong visible case in `grader check` is run again under Oclgrind and
+// its first finding is in the case's hint; a lab's own hint names a cause only where the run or
+// the code shows it; a lab program's failed --check names the command that runs it under Oclgrind.
+#include <doctest/doctest.h>
+
+#include "atomics_scan.hpp"
+#include "kit/kernel_code.hpp"
+#include "kit/paths.hpp"
+#include "support.hpp"
+
+namespace {
+
+// The block `grader check` printed for the case named `name`: its FAIL line to the next case's line.
+std::string case_block(const std::string& output, const std::string& name) {
+  const std::size_t at = output.find("  FAIL " + name);
+  if (at == std::string::npos) return "";
+  const std::size_t end = std::min(output.find("\n  PASS ", at + 1), output.find("\n  FAIL ", at + 1));
+  return output.substr(at, end == std::string::npos ? std::string::npos : end - at);
+}
+
+// The 1-based line of the first occurrence of `text` in `source`.
+int line_of(const std::string& source, const std::string& text) {
+  int line = 1;
+  for (std::size_t i = 0; i < source.find(text); ++i) line += source[i] == '\n';
+  return line;
+}
+
+// A lab's solution with one change, written as the lab's file in `dir`.
+std::string solution_with(const test::TempDir& dir, const std::string& lab, const std::string& file, const std::string& from,
+                          const std::string& to) {
+  const std::string source = test::replace_once(test::read(kit::root() / "solutions" / lab / file), from, to);
+  test::write(dir / lab / file, source);
+  return source;
+}
+
+}  // namespace
+
+TEST_CASE("lab 04 rung 2 tested with tid % s: the failing visible case's hint names the read past scratch") {
+  test::TempDir dir;
+  const std::string source = solution_with(dir, "04-tree-reductions", "TreeReductions.cl", "        if (index < L)\n            scratch[index] += scratch[index + s];",
+                                           "        if (tid % s == 0)\n            scratch[index] += scratch[index + s];");
+  const int line = line_of(source, "if (tid % s == 0)") + 1;
+  const auto run = test::run_program("grader", "check 04 --dir " + dir.path.string());
+  CHECK(run.exit_code == 1);
+  const std::string block = case_block(run.output, "rung 2 (interleaved strided): N below L: 7 elements, L = 32");
+  CAPTURE(run.output);
+  CHECK(block.find("hint: compare the tree with the rung's rule") != std::string::npos);  // the lab's own hint stays
+  CHECK(block.find("Oclgrind, on this case: invalid read of size 4 at local memory: work-item 16 of work-group 0 at TreeReductions.cl:" +
+                   std::to_string(line) + ":31 `scratch[index] += scratch[index + s];`") != std::string::npos);
+  // Once per kernel: the second failing case of rung 2 is not run again under Oclgrind.
+  CHECK(case_block(run.output, "rung 2 (interleaved strided): N not a multiple: 1000, L = 64").find("Oclgrind") == std::string::npos);
+}
+
+TEST_CASE("lab 05 window8 reading past active: the case name guesses no cause, the hint says what the result and Oclgrind show") {
+  test::TempDir dir;
+  const std::string source = solution_with(dir, "05-multipass-reductions", "MultipassReductions.cl", "        for (uint k = 0; k < count; ++k)",
+                                           "        for (uint k = 0; k < 8; ++k)");
+  const auto run = test::run_program("grader", "check 05 --dir " + dir.path.string());
+  CHECK(run.exit_code == 1);
+  CAPTURE(run.output);
+  CHECK(run.output.find("(the identity is") == std::string::npos);
+  const std::string block = case_block(run.output, "window8: N = 7 negative values, max ");
+  CHECK(block.find("got 0 (exact)") != std::string::npos);
+  CHECK(block.find("hint: the result is 0, which none of the 7 inputs is") != std::string::npos);
+  CHECK(block.find("Oclgrind, on this case: invalid read of size 4 at global memory: work-item 0 of work-group 0 at MultipassReductions.cl:" +
+                   std::to_string(line_of(source, "acc = OP(acc, src[base + k]);")) + ":19") != std::string::npos);
+  // The program's --check of the same case: outside the grader's zeroed memory the read past the
+  // data finds whatever is there, so no 0 is claimed; the command that shows the read is printed.
+  const auto program = test::run_program("05-multipass-reductions", "--check -n 7 -l 256 --data negative --op max -m window8 --seed 57 -k '" +
+                                                                        (dir / "05-multipass-reductions" / "MultipassReductions.cl").string() + "'");
+  CHECK(program.exit_code == 1);
+  CAPTURE(program.output);
+  CHECK(program.output.find("the identity is") == std::string::npos);
+  const std::size_t command = program.output.find("\n  oclgrind --data-races --uniform-writes --uninitialized --build-options -O0 ");
+  REQUIRE(command != std::string::npos);
+  // The command, run, shows the read past the data at its line.
+  const std::string line = program.output.substr(command + 3, program.output.find('\n', command + 3) - command - 3);
+  const auto under = test::run_command(line);
+  CAPTURE(under.output);
+  CHECK(under.output.find("Invalid read of size 4 at global memory") != std::string::npos);
+  CHECK(under.output.find("At line " + std::to_string(line_of(source, "acc = OP(acc, src[base + k]);"))) != std::string::npos);
+}
+
+TEST_CASE("lab 05 with an identity of 0 for max: told the 0 is none of the inputs, with no out-of-bounds read claimed") {
+  test::TempDir dir;
+  solution_with(dir, "05-multipass-reductions", "MultipassReductions.cl", "        float acc = IDENTITY;", "        float acc = 0.0f;");
+  const auto run = test::run_program("grader", "check 05 --dir " + dir.path.string());
+  CAPTURE(run.output);
+  const std::string block = case_block(run.output, "window8: N = 7 negative values, max ");
+  CHECK(block.find("hint: the result is 0, which none of the 7 inputs is") != std::string::npos);
+  CHECK(block.find("invalid read") == std::string::npos);
+}
+
+TEST_CASE("lab 08's float total updated with a plain +=: no compare-and-swap is blamed, and Oclgrind's race is named") {
+  test::TempDir dir;
+  const std::string source = solution_with(dir, "08-atomics-and-scan", "AtomicsScan.cl", "        atomic_add_float(total, scratch[0]);",
+                                           "        *total += scratch[0];");
+  const auto run = test::run_program("grader", "check 08 --dir " + dir.path.string());
+  CHECK(run.exit_code == 1);
+  CAPTURE(run.output);
+  const std::string block = case_block(run.output, "atomic float sum under contention: 200 launches of N = 65536 positive");
+  REQUIRE(!block.empty());
+  CHECK(block.find("A compare-and-swap fails") == std::string::npos);
+  CHECK(block.find("sum_float_atomic calls no atomic_cmpxchg: its update of the total is not atomic") != std::string::npos);
+  const std::string at = "AtomicsScan.cl:" + std::to_string(line_of(source, "        *total += scratch[0];"));
+  CHECK(block.find("Oclgrind, on the memory-safety case") != std::string::npos);
+  CHECK(block.find("read-write data race in global memory") != std::string::npos);
+  CHECK(block.find("The update at " + at + " is not atomic") != std::string::npos);
+}
+
+TEST_CASE("lab 08's compare-and-swap is found in the function the kernel calls, and only where it is called") {
+  const std::string solution = kit::code_without_comments(test::read(kit::root() / "solutions/08-atomics-and-scan/AtomicsScan.cl"));
+  CHECK(lab08::calls_compare_and_swap(solution, "sum_float_atomic"));
+  CHECK_FALSE(lab08::calls_compare_and_swap(test::replace_once(solution, "atomic_add_float(total, scratch[0]);", "*total += scratch[0];"),
+                                            "sum_float_atomic"));
+}
