@@ -17,6 +17,8 @@ class Mutants : public Command {
     app_->add_option("--jobs", jobs_, "Mutants graded at once")->capture_default_str()->check(CLI::PositiveNumber);
     app_->add_option("--max-per-lab", max_per_lab_, "At most this many mutants per lab, evenly spread (default: all)");
     app_->add_flag("--no-races", no_races_, "Skip the memory-safety checks under Oclgrind (the algorithm checks still run)");
+    app_->add_flag("--metamorphic", metamorphic_,
+                   "Also grade each mutant and the control renamed and re-laid; exit 1 when any line's points differ");
     run_as_.add_to(app_);
   }
 
@@ -32,8 +34,9 @@ class Mutants : public Command {
     o.grading.oclgrind = no_races_ ? OclgrindChecks::AlgorithmOnly : OclgrindChecks::All;
     o.jobs = jobs_;
     o.max_per_lab = max_per_lab_;
-    run_mutants(o, std::cout);
-    return 0;
+    o.metamorphic = metamorphic_;
+    const std::size_t differences = run_mutants(o, std::cout);
+    return differences == 0 ? 0 : 1;
   }
 
  private:
@@ -43,6 +46,7 @@ class Mutants : public Command {
   int jobs_ = machine_cores();
   std::size_t max_per_lab_ = 0;
   bool no_races_ = false;
+  bool metamorphic_ = false;
 };
 
 }  // namespace

@@ -12,6 +12,8 @@
 #include "core/words.hpp"
 #include "judge/grade.hpp"
 #include "kit/errors.hpp"
+#include "tools/line_differences.hpp"
+#include "tools/metamorphic.hpp"
 #include "tools/mutate.hpp"
 #include "spec/references.hpp"
 #include "export/reports.hpp"
@@ -26,6 +28,12 @@ struct LabSummary {
   std::size_t generated = 0, made = 0, not_compiled = 0, killed = 0, survived = 0, equivalent = 0, errors = 0;
   double control = 0, full = 0, seconds = 0;
   json mutants = json::array();
+  json metamorphic = json::array();  // --metamorphic: one record per kernel and variant
+  struct Found {
+    std::string id, variant;
+    LineDifference line;
+  };
+  std::vector<Found> differences;  // --metamorphic: every line that differs
   std::size_t counted() const { return made - not_compiled - equivalent - errors; }
 };
 
@@ -92,14 +100,21 @@ BatchOptions mutant_batch(const MutantsOptions& o, const fs::path& submissions, 
   return b;
 }
 
-// The solution graded as a control; throws kit::Error unless it scores full points.
-double grade_control(const LabSpec& spec, const LabReference& reference, const std::string& source, const fs::path& dir,
-                     const MutantsOptions& o) {
+// `source` graded whole as the submission DIR/solution.
+LabResult grade_solution(const LabSpec& spec, const LabReference& reference, const std::string& source, const fs::path& dir,
+                         const MutantsOptions& o) {
   write_file_atomically(dir / "solution" / spec.kernel_file, source);
   const GradeSettings settings{fs::read_symlink("/proc/self/exe"), dir / ".work", o.grading};
   const LabResult r = grade_lab(spec, reference, dir / "solution", "solution", settings);
   fs::remove_all(dir / ".work");
-  if (r.status == LabStatus::Graded && r.points() + 1e-9 >= r.max_points()) return r.max_points();
+  return r;
+}
+
+// The solution graded as a control; throws kit::Error unless it scores full points.
+LabResult grade_control(const LabSpec& spec, const LabReference& reference, const std::string& source, const fs::path& dir,
+                        const MutantsOptions& o) {
+  const LabResult r = grade_solution(spec, reference, source, dir, o);
+  if (r.status == LabStatus::Graded && r.points() + 1e-9 >= r.max_points()) return r;
   std::string why = r.status == LabStatus::Graded ? "" : "\n  " + word(r.status) + ": " + r.message;
   for (const CaseResult& c : r.cases)
     if (c.points + 1e-9 < c.max_points) why += "\n  " + c.name + ": " + word(c.status) + " " + c.message;
@@ -211,6 +226,51 @@ void print_summary(const LabSummary& s, const std::vector<std::string>& warnings
   out << std::flush;
 }
 
+// The report that decides a mutant, read back.
+LabResult read_lab_result(const fs::path& report) { return lab_result_from_json(json::parse(read_file(report)).at("labs").at(0)); }
+
+// --metamorphic: the kernel `id` graded as made (`made`) and as `variant` (`graded`): records the
+// comparison and every line that differs into `s`, and prints each difference.
+void compare_gradings(LabSummary& s, const std::string& id, const std::string& variant, const LabResult& made, const LabResult& graded,
+                      std::ostream& out) {
+  const std::vector<LineDifference> found = line_differences(made, graded);
+  s.metamorphic.push_back({{"lab", s.lab}, {"id", id}, {"variant", variant}, {"status_made", word(made.status)},
+                           {"status_variant", word(graded.status)}, {"lines_made", made.cases.size()},
+                           {"lines_variant", graded.cases.size()}, {"points_made", made.points()},
+                           {"points_variant", graded.points()}, {"differences", found.size()}});
+  for (const LineDifference& d : found) {
+    s.differences.push_back({id, variant, d});
+    print_difference(s.lab, id, variant, d, out);
+  }
+}
+
+// A metamorphic variant of a kernel: the same program, renamed or laid out afresh (metamorphic.hpp).
+struct Variant {
+  std::string name;
+  std::string (*make)(const std::string&);
+};
+const Variant kVariants[] = {{"renamed", rename_locals}, {"relaid", relayout}};
+
+// --metamorphic: the control and the mutants graded again as each variant, each under DIR/<variant>
+// (the control under DIR/control-<variant>), in batches of their own so that no result is shared
+// with the kernels as made; every grading is compared line by line with the one as made.
+void grade_variants(const MutantsOptions& o, const LabSpec& spec, const LabReference& reference, const std::string& source,
+                    const LabResult& control, const Picked& picked, const std::map<std::string, fs::path>& report_of,
+                    const fs::path& dir, LabSummary& s, std::ostream& out) {
+  for (const Variant& v : kVariants) {
+    out << "== " << spec.lab << ": the control and the mutants again, " << v.name << "\n" << std::flush;
+    const LabResult variant_control = grade_solution(spec, reference, v.make(source), dir / ("control-" + v.name), o);
+    compare_gradings(s, "control", v.name, control, variant_control, out);
+    for (const auto& [name, m] : picked) write_file_atomically(dir / v.name / "mutants" / name / spec.kernel_file, v.make(m->source));
+    fs::create_directories(dir / v.name / "mutants");
+    const std::map<std::string, fs::path> variant_report_of = grade_mutants(o, spec, picked, dir / v.name, s.full, out);
+    for (const auto& [name, m] : picked)
+      compare_gradings(s, name.substr(0, 5), v.name, read_lab_result(report_of.at(name)), read_lab_result(variant_report_of.at(name)), out);
+  }
+  out << "  metamorphic: " << s.metamorphic.size() << " gradings of variants compared line by line with the kernels as made, "
+      << s.differences.size() << " lines differ\n" << std::flush;
+}
+
 // Makes, grades and counts the mutants of one lab; prints its summary and survivors.
 LabSummary mutate_lab(const MutantsOptions& o, LabSpec spec, std::ostream& out) {
   const auto start = std::chrono::steady_clock::now();
@@ -220,7 +280,8 @@ LabSummary mutate_lab(const MutantsOptions& o, LabSpec spec, std::ostream& out) 
   const std::string source = read_file(o.solutions / spec.lab / spec.kernel_file);
   const LabReference reference = load_reference(o.references, spec);
   out << "\n== " << spec.lab << ": grading the solution as a control\n" << std::flush;
-  s.full = s.control = grade_control(spec, reference, source, dir / "control", o);
+  const LabResult control = grade_control(spec, reference, source, dir / "control", o);
+  s.full = s.control = control.points();
 
   const std::vector<Mutant> all = make_mutants(source);
   s.generated = all.size();
@@ -230,6 +291,7 @@ LabSummary mutate_lab(const MutantsOptions& o, LabSpec spec, std::ostream& out) 
   fs::create_directories(dir / "mutants");
   const std::map<std::string, fs::path> report_of = grade_mutants(o, spec, picked, dir, s.full, out);
   const std::vector<std::string> warnings = count_mutants(o, spec, picked, report_of, s);
+  if (o.metamorphic) grade_variants(o, spec, reference, source, control, picked, report_of, dir, s, out);
   s.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   print_summary(s, warnings, out);
   return s;
@@ -239,12 +301,18 @@ LabSummary mutate_lab(const MutantsOptions& o, LabSpec spec, std::ostream& out) 
 json report_json(const MutantsOptions& o, const std::vector<LabSummary>& labs) {
   json j = {{"safety", o.grading.safety()}, {"max_per_lab", o.max_per_lab ? json(o.max_per_lab) : json(nullptr)},
             {"labs", json::array()}, {"mutants", json::array()}};
+  if (o.metamorphic) j["metamorphic"] = json::array(), j["differences"] = json::array();
   for (const LabSummary& s : labs) {
     j["labs"].push_back({{"lab", s.lab}, {"generated", s.generated}, {"made", s.made}, {"not_compiled", s.not_compiled},
                          {"killed", s.killed}, {"survived", s.survived}, {"equivalent", s.equivalent}, {"errors", s.errors},
                          {"score", s.counted() ? json(double(s.killed) / s.counted()) : json(nullptr)},
                          {"control_points", s.control}, {"full_points", s.full}, {"seconds", std::round(s.seconds)}});
     for (const json& m : s.mutants) j["mutants"].push_back(m);
+    if (!o.metamorphic) continue;
+    j["labs"].back()["metamorphic_gradings"] = s.metamorphic.size();
+    j["labs"].back()["differences"] = s.differences.size();
+    for (const json& m : s.metamorphic) j["metamorphic"].push_back(m);
+    for (const auto& d : s.differences) j["differences"].push_back(difference_json(s.lab, d.id, d.variant, d.line));
   }
   return j;
 }
@@ -268,7 +336,7 @@ std::vector<KnownEquivalent> load_equivalents(const fs::path& file) {
   return known;
 }
 
-void run_mutants(const MutantsOptions& options, std::ostream& out) {
+std::size_t run_mutants(const MutantsOptions& options, std::ostream& out) {
   MutantsOptions o = options;
   o.out = fs::absolute(o.out);
   fs::create_directories(o.out);
@@ -288,7 +356,16 @@ void run_mutants(const MutantsOptions& options, std::ostream& out) {
                   s.killed, s.survived, s.equivalent, s.errors, percent(s.killed, s.counted()).c_str(), s.seconds);
     out << line;
   }
+  std::size_t differences = 0;
+  for (const LabSummary& s : labs) differences += s.differences.size();
+  if (o.metamorphic) {
+    out << "Metamorphic: every kernel graded again renamed (rename_locals) and re-laid (relayout): " << differences
+        << (differences == 1 ? " line differs" : " lines differ") << " from the grading as made\n";
+    for (const LabSummary& s : labs)
+      for (const auto& d : s.differences) print_difference(s.lab, d.id, d.variant, d.line, out);
+  }
   out << "Report: " << (o.out / "mutants.json").string() << "\n";
+  return differences;
 }
 
 }  // namespace grader

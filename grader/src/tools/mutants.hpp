@@ -20,6 +20,7 @@ struct MutantsOptions {
   GradingOptions grading{};     // its Oclgrind checks: All, or AlgorithmOnly for --no-races
   int jobs = 1;
   std::size_t max_per_lab = 0;  // 0: every mutant
+  bool metamorphic = false;     // also grade each kernel renamed and re-laid (tools/metamorphic.hpp) and compare
 };
 
 // A mutant listed as equivalent: it computes what the solution computes, for the reason `why`.
@@ -34,6 +35,9 @@ std::vector<KnownEquivalent> load_equivalents(const std::filesystem::path& file)
 
 // Grades the control (the solution; throws kit::Error unless it scores full points) and the mutants
 // of every lab, prints a summary per lab, the survivors and a table, and writes OUT/mutants.json.
-void run_mutants(const MutantsOptions& options, std::ostream& out);
+// With `metamorphic`, each of them is graded again renamed and re-laid, each grading compared line
+// by line (name, status, points) with the one as made; every line that differs is printed and
+// written into mutants.json. Returns the number of such lines (0 without `metamorphic`).
+std::size_t run_mutants(const MutantsOptions& options, std::ostream& out);
 
 }  // namespace grader

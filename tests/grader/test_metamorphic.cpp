@@ -1,0 +1,339 @@
+// Metamorphic variants (grader/src/tools/metamorphic.hpp): exact renames and a re-layout on small
+// kernels, every solution and starter still building on PoCL both ways, and `grader mutants
+// --metamorphic` on every lab, where a kernel renamed or re-laid must earn the points it earned as
+// made, line by line.
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <chrono>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <regex>
+
+#include "kit/paths.hpp"
+#include "kit/program.hpp"
+#include "support.hpp"
+#include "tools/line_differences.hpp"
+#include "tools/metamorphic.hpp"
+
+using json = nlohmann::json;
+namespace fs = std::filesystem;
+
+namespace {
+
+// Builds `source` on PoCL with `options`; "" when it built, else the error.
+std::string build_error(const std::string& source, const std::string& options) {
+  test::TempDir dir;
+  test::write(dir / "k.cl", source);
+  try {
+    kit::build_program(test::runtime().context, test::runtime().device, dir / "k.cl", options);
+    return "";
+  } catch (const std::exception& e) {
+    return std::string(e.what()).empty() ? "failed" : e.what();
+  }
+}
+
+// The words of `source` outside comments, string literals and preprocessor lines, in order.
+std::vector<std::string> code_words(const std::string& source) {
+  static const std::regex skip(R"(//[^\n]*|/\*[\s\S]*?\*/|"(\\.|[^"\\])*"|(^|\n)[ \t]*#[^\n]*)");
+  const std::string code = std::regex_replace(source, skip, " ");
+  static const std::regex word(R"([A-Za-z_]\w*|\d[\w.]*|\S)");
+  std::vector<std::string> words;
+  for (auto it = std::sregex_iterator(code.begin(), code.end(), word); it != std::sregex_iterator(); ++it) words.push_back(it->str());
+  return words;
+}
+
+// `words` without braces.
+std::vector<std::string> unbraced(std::vector<std::string> words) {
+  words.erase(std::remove_if(words.begin(), words.end(), [](const std::string& w) { return w == "{" || w == "}"; }), words.end());
+  return words;
+}
+
+const std::string kRenameKernel = R"(// v1_ is taken: the fresh names skip it. A comment keeps i, n and tmp.
+#define AT(k) tmp[k]
+#define TWICE(x) ((x) * 2)
+typedef struct { float f; int n; } pair_t;
+constant float bias = 0.5f;
+
+float helper(const float4 v, pair_t p, global const pair_t *q)
+{
+    float i = v.x + p.f + q->f + bias;
+    return TWICE(i) + p.n;
+}
+
+kernel void k(global float *out, local float *tmp, const int n)
+{
+    float b = bias;
+    int i = get_local_id(0), j[2] = {1, 2};
+    float bias = 2.0f;
+    pair_t p = {1.0f, n};
+    AT(i) = helper((float4)(b), p, 0) * bias;
+    for (int s = 1; s < WG_SIZE; s *= 2) { barrier(CLK_LOCAL_MEM_FENCE); }
+    for (int s = 0; s < j[1]; ++s)
+        out[s] = tmp[i] + vload4(0, out).s0;  /* i in a comment */
+    printf("i = %d\n", i);
+}
+)";
+
+}  // namespace
+
+TEST_CASE("rename_locals: parameters, locals and loop variables get fresh names, and fields, builtins, macros, types and comments keep theirs") {
+  // helper's v, p, q, i are v2_ .. v5_ (v1_ is in the comment); k's i is a name of its own (v9_):
+  // the same name in two functions. tmp keeps its name: the macro AT uses it. bias is the
+  // file-scope constant until k declares its own, then v11_. WG_SIZE, which the host defines with
+  // -D, and every field (.f, ->f, .n, .x, .s0) keep theirs; the two loops' s share one fresh name.
+  const std::string expected = R"(// v1_ is taken: the fresh names skip it. A comment keeps i, n and tmp.
+#define AT(k) tmp[k]
+#define TWICE(x) ((x) * 2)
+typedef struct { float f; int n; } pair_t;
+constant float bias = 0.5f;
+
+float helper(const float4 v2_, pair_t v3_, global const pair_t *v4_)
+{
+    float v5_ = v2_.x + v3_.f + v4_->f + bias;
+    return TWICE(v5_) + v3_.n;
+}
+
+kernel void k(global float *v6_, local float *tmp, const int v7_)
+{
+    float v8_ = bias;
+    int v9_ = get_local_id(0), v10_[2] = {1, 2};
+    float v11_ = 2.0f;
+    pair_t v12_ = {1.0f, v7_};
+    AT(v9_) = helper((float4)(v8_), v12_, 0) * v11_;
+    for (int v13_ = 1; v13_ < WG_SIZE; v13_ *= 2) { barrier(CLK_LOCAL_MEM_FENCE); }
+    for (int v13_ = 0; v13_ < v10_[1]; ++v13_)
+        v6_[v13_] = tmp[v9_] + vload4(0, v6_).s0;  /* i in a comment */
+    printf("i = %d\n", v9_);
+}
+)";
+  CHECK(grader::rename_locals(kRenameKernel) == expected);
+  CHECK(build_error(kRenameKernel, "-D WG_SIZE=64") == "");
+  CHECK(build_error(expected, "-D WG_SIZE=64") == "");
+}
+
+TEST_CASE("rename_locals: an anonymous union's variables, pointer declarators after a comma, a cast and a #define's own parameter") {
+  const std::string kernel = R"(#define KEEP(x) ((x) > 0)
+void add(volatile global float *total, const float value)
+{
+    union { uint u; float f; } seen, sum;
+    global const float *a = 0, *b = a;
+    do {
+        seen.f = *total;
+        sum.f = seen.f + value;
+    } while (atomic_cmpxchg((volatile global uint *)total, seen.u, sum.u) != seen.u);
+}
+kernel void k(global const int *in, global float *total)
+{
+    int x = in[get_global_id(0)];
+    if (KEEP(x)) add(total, 1.0f);
+}
+)";
+  const std::string expected = R"(#define KEEP(x) ((x) > 0)
+void add(volatile global float *v1_, const float v2_)
+{
+    union { uint u; float f; } v3_, v4_;
+    global const float *v5_ = 0, *v6_ = v5_;
+    do {
+        v3_.f = *v1_;
+        v4_.f = v3_.f + v2_;
+    } while (atomic_cmpxchg((volatile global uint *)v1_, v3_.u, v4_.u) != v3_.u);
+}
+kernel void k(global const int *v7_, global float *v8_)
+{
+    int v9_ = v7_[get_global_id(0)];
+    if (KEEP(v9_)) add(v8_, 1.0f);
+}
+)";
+  CHECK(grader::rename_locals(kernel) == expected);
+  CHECK(build_error(expected, "") == "");
+}
+
+TEST_CASE("relayout: comments go, braces go on lines of their own and around single-statement bodies, directives stay whole lines") {
+  const std::string kernel = R"(// A comment that goes.
+#define N 4 // and its comment
+kernel void
+k(global float *out,   /* the output */
+  const int n)
+{
+    int i = get_global_id(0);
+    if (i >= n) return;
+    float acc = 0.0f;
+    for (int k = 0; k < N; ++k)
+        if (k % 2 == 0) acc += -out[i]; else acc -= *out;
+
+
+    while (acc > 1.0f) acc /= 2.0f;
+    do acc++; while (acc < 0.0f);
+#ifdef TWICE
+    if (n > 1)
+        acc *= 2.0f;
+#endif
+    out[i] = acc; out[0] = (float)(i);
+}
+)";
+  const std::string expected = R"(#define N 4
+kernel void k(global float *out, const int n)
+{
+    int i = get_global_id(0);
+    if (i >= n)
+    {
+        return;
+    }
+    float acc = 0.0f;
+    for (int k = 0; k < N; ++k)
+    {
+        if (k % 2 == 0)
+        {
+            acc += -out[i];
+        }
+        else
+        {
+            acc -= *out;
+        }
+    }
+    while (acc > 1.0f)
+    {
+        acc /= 2.0f;
+    }
+    do
+    {
+        acc++;
+    }
+    while (acc < 0.0f);
+#ifdef TWICE
+    if (n > 1)
+    {
+        acc *= 2.0f;
+    }
+#endif
+    out[i] = acc;
+    out[0] = (float)(i);
+}
+)";
+  CHECK(grader::relayout(kernel) == expected);
+  for (const std::string options : {"", "-D TWICE"}) {
+    CHECK(build_error(kernel, options) == "");
+    CHECK(build_error(expected, options) == "");
+  }
+  // A body with a directive inside keeps its layout's meaning: no brace is added around it.
+  const std::string split = "kernel void k(global int *o)\n{\n    if (o[0] > 0)\n#ifdef A\n        o[0] = 1;\n#else\n        o[0] = 2;\n#endif\n}\n";
+  CHECK(grader::relayout(split) == "kernel void k(global int *o)\n{\n    if (o[0] > 0)\n#ifdef A\n    o[0] = 1;\n#else\n    o[0] = 2;\n#endif\n}\n");
+}
+
+TEST_CASE("metamorphic: every solution and starter, renamed and re-laid, builds on PoCL wherever it built as written") {
+  // The build options the labs' hosts use (each lab's README and host code): both branches of a
+  // file with #ifdef, and lab 05's operators.
+  const std::map<std::string, std::vector<std::string>> options = {
+      {"04-tree-reductions", {"-D WG_SIZE=64"}},
+      {"05-multipass-reductions", {"-D \"OP(a,b)=((a)+(b))\" -D IDENTITY=0.0f", "-D \"OP(a,b)=fmax((a),(b))\" -D IDENTITY=(-INFINITY)"}},
+      {"06-cascade-reduction", {"", "-D CONTIGUOUS"}},
+      {"07-image-max-pyramid", {"", "-D MIN_INSTEAD"}},
+      {"08-atomics-and-scan", {"", "-D CONTIGUOUS"}}};
+  std::vector<fs::path> files;  // solutions/<lab>/*.cl and labs/<lab>/*.cl
+  for (const std::string top : {"solutions", "labs"})
+    for (const auto& lab : fs::directory_iterator(kit::root() / top))
+      if (lab.is_directory())
+        for (const auto& file : fs::directory_iterator(lab.path()))
+          if (file.path().extension() == ".cl") files.push_back(file.path());
+  REQUIRE(files.size() == 16);
+  std::size_t built = 0;  // solutions built as written, renamed and re-laid
+  for (const fs::path& file : files) {
+    const std::string name = file.parent_path().filename().string();
+    const std::string source = test::read(file);
+    const std::string renamed = grader::rename_locals(source), relaid = grader::relayout(source);
+    CAPTURE(file.string());
+    CHECK(renamed != source);
+    CHECK(relaid != source);
+    CHECK(relaid.find("//") == std::string::npos);
+    CHECK(relaid.find("/*") == std::string::npos);
+    // The re-laid file is the same code but for the braces it adds.
+    CHECK(unbraced(code_words(source)) == unbraced(code_words(relaid)));
+    for (const std::string& o : options.count(name) ? options.at(name) : std::vector<std::string>{""}) {
+      CAPTURE(o);
+      if (!build_error(source, o).empty()) {  // a starter that does not build as handed out: nothing to keep
+        CHECK(file.string().find("/solutions/") == std::string::npos);
+        continue;
+      }
+      CHECK_MESSAGE(build_error(renamed, o) == "", renamed);
+      CHECK_MESSAGE(build_error(relaid, o) == "", relaid);
+      CHECK_MESSAGE(build_error(grader::relayout(renamed), o) == "", "renamed, then re-laid");
+      built += file.string().find("/solutions/") != std::string::npos;
+    }
+  }
+  CHECK(built == 8 + 4);  // every solution, built with each set of options (labs 05 to 08 have two)
+}
+
+TEST_CASE("line_differences: a line whose status or points differ, a line only one grading has, and the lab's status") {
+  grader::LabResult made, variant;
+  made.status = variant.status = grader::LabStatus::Graded;
+  const auto line = [](const std::string& name, double points, double max, grader::CaseStatus status, const std::string& message) {
+    grader::CaseResult c;
+    c.name = name, c.points = points, c.max_points = max, c.status = status, c.message = message;
+    return c;
+  };
+  made.cases = {line("case a", 2, 2, grader::CaseStatus::Passed, "ok"), line("case b", 3, 3, grader::CaseStatus::Passed, "ok")};
+  variant.cases = {line("case a", 2, 2, grader::CaseStatus::Passed, "ok, said otherwise"),
+                   line("case b", 0, 3, grader::CaseStatus::Wrong, "wrong sum"), line("case c", 1, 1, grader::CaseStatus::Passed, "ok")};
+  const auto found = grader::line_differences(made, variant);
+  REQUIRE(found.size() == 2);  // a message alone is no difference
+  CHECK(found[0].line == "case b");
+  CHECK(found[0].status_before == "passed");
+  CHECK(found[0].status_after == "wrong");
+  CHECK(found[0].points_before == 3);
+  CHECK(found[0].points_after == 0);
+  CHECK(found[0].message_after == "wrong sum");
+  CHECK(found[1].line == "case c");
+  CHECK(found[1].status_before == "");
+  CHECK(grader::line_differences(made, made).empty());
+  variant = made;
+  variant.status = grader::LabStatus::BuildError;
+  variant.cases.clear();
+  const auto unbuilt = grader::line_differences(made, variant);
+  REQUIRE(unbuilt.size() == 3);
+  CHECK(unbuilt[0].line == "(lab)");
+  CHECK(unbuilt[0].status_after == "build-error");
+  CHECK(unbuilt[1].status_after == "");
+}
+
+TEST_CASE("grader mutants --metamorphic: on every lab, the control and mutants earn the same points renamed and re-laid, line by line") {
+  // One mutant per lab (the first the generator makes) and the control (the solution), each graded
+  // as made, renamed and re-laid, with the safety and algorithm checks: 8 labs x 2 kernels x 3
+  // gradings. Measured on the kit's 2-core machine, shared with other builds (load average 3 to 7):
+  // --max-per-lab 1 took 3 min 2 s, --max-per-lab 2 took 6 min 18 s (lab 05's second pick runs
+  // into three case time limits in each of its gradings), over the 4 minutes this test may take.
+  test::TempDir out;
+  const auto start = std::chrono::steady_clock::now();
+  const auto run = test::run_program("grader", "mutants --metamorphic --max-per-lab 1 --out " + out.path.string());
+  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  MESSAGE("grader mutants --metamorphic on 8 labs: " << seconds << " s");
+  REQUIRE_MESSAGE(fs::exists(out / "mutants.json"), run.output);
+  const json report = json::parse(test::read(out / "mutants.json"));
+  CHECK(report["safety"] == true);
+  REQUIRE(report["labs"].size() == 8);
+  for (const json& lab : report["labs"]) {
+    const std::string name = lab["lab"];
+    CAPTURE(name);
+    CHECK(lab["control_points"] == lab["full_points"]);
+    // Counted from the records: the control and each mutant, graded renamed and re-laid.
+    std::size_t mutants = 0;
+    for (const json& m : report["mutants"]) mutants += m["lab"] == name;
+    CHECK(mutants == 1);
+    std::map<std::string, std::size_t> per_variant;
+    for (const json& g : report["metamorphic"]) {
+      if (g["lab"] != name) continue;
+      ++per_variant[g["variant"].get<std::string>()];
+      CHECK(g["lines_made"].get<std::size_t>() > 0);
+      if (g["id"] == "control") CHECK(g["status_made"] == "graded");
+    }
+    CHECK(per_variant["renamed"] == mutants + 1);
+    CHECK(per_variant["relaid"] == mutants + 1);
+  }
+  std::string differences;
+  for (const json& d : report["differences"])
+    differences += d["lab"].get<std::string>() + " " + d["id"].get<std::string>() + " " + d["variant"].get<std::string>() + ": " +
+                   d["line"].get<std::string>() + ": " + d["status_before"].get<std::string>() + " " + d["points_before"].dump() + " -> " +
+                   d["status_after"].get<std::string>() + " " + d["points_after"].dump() + " (" + d["message_after"].get<std::string>() + ")\n";
+  CHECK_MESSAGE(report["differences"].empty(), differences);
+  CHECK_MESSAGE(run.exit_code == (report["differences"].empty() ? 0 : 1), run.output);
+}
