@@ -24,7 +24,10 @@ grader::AlgorithmSpec tree_spec() {
 
 // One launch of kernel "k" with one group of 16 work-items measured as given.
 std::vector<grader::KernelWork> one_group(std::size_t work, std::size_t span, std::size_t busiest_ops) {
-  return {{"k", {16, 1, 1}, {16, 1, 1}, {{{0, 0, 0}, 16, work, span, span, 0, busiest_ops}}}};
+  grader::KernelWork k;
+  k.kernel = "k", k.global = {16, 1, 1}, k.local = {16, 1, 1};
+  k.groups = {{{0, 0, 0}, 16, work, span, span, 0, busiest_ops}};
+  return {k};
 }
 
 grader::CaseResult judge(const std::vector<grader::KernelWork>& measured) {

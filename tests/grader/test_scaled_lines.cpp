@@ -111,8 +111,8 @@ TEST_CASE("scaled: a passed check of a kernel that lost cases reads scaled in ev
   CHECK(report.find("  PASS ") != std::string::npos);  // the right cases still pass
   no_pass_below_max(report);
   // A line that says passed below its max points (no grader writes one) is not labelled PASS either.
-  CHECK(std::string(grader::check_label({"x", true, 0.5, 1, CaseStatus::Passed})) == "PART");
-  CHECK(std::string(grader::check_label({"x", true, 1, 1, CaseStatus::Passed})) == "PASS");
+  CHECK(std::string(grader::check_label({"x", true, 0.5, 1, CaseStatus::Passed, "", ""})) == "PART");
+  CHECK(std::string(grader::check_label({"x", true, 1, 1, CaseStatus::Passed, "", ""})) == "PASS");
 
   // The Markdown report: the status column says scaled.
   grader::ResultMap results;

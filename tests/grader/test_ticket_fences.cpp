@@ -63,24 +63,20 @@ TEST_CASE("ticket fences: from the order of accesses, a fenced ticket passes and
   std::vector<OrderEvent> split = good;
   split[1].kind = 'W', split[3].kind = 'R';
   CHECK(grader::ticket_fence_fault(launch(split), f) == "");
+  // The order `good` with the fence at `at` removed (kind 0) or of another kind: the fault names `lines`.
+  const auto fails_naming = [&](std::size_t at, char kind, const std::string& lines) {
+    std::vector<OrderEvent> e = good;
+    if (kind) e[at].kind = kind;
+    else e.erase(e.begin() + long(at));
+    const std::string fault = grader::ticket_fence_fault(launch(e), f);
+    CHECK_MESSAGE(fault.find(lines) != std::string::npos, fault);
+  };
   // No fence between store and ticket; a read fence there does not order the store.
-  for (char kind : {'\0', 'R'}) {
-    std::vector<OrderEvent> e = good;
-    if (kind) e[1].kind = kind;
-    else e.erase(e.begin() + 1);
-    const std::string fault = grader::ticket_fence_fault(launch(e), f);
-    CHECK_MESSAGE(fault.find("between the store into the partials (argument 4) (line 10) and the ticket's atomic on the ticket "
-                             "(argument 5) (line 12)") != std::string::npos, fault);
-  }
+  for (char kind : {'\0', 'R'})
+    fails_naming(1, kind, "between the store into the partials (argument 4) (line 10) and the ticket's atomic on the ticket (argument 5) (line 12)");
   // No fence after the ticket, or a write fence there: the reads are not ordered after it.
-  for (char kind : {'\0', 'W'}) {
-    std::vector<OrderEvent> e = good;
-    if (kind) e[3].kind = kind;
-    else e.erase(e.begin() + 3);
-    const std::string fault = grader::ticket_fence_fault(launch(e), f);
-    CHECK_MESSAGE(fault.find("between the ticket's atomic on the ticket (argument 5) (line 12) and the read of the partials "
-                             "(argument 4) (line 20)") != std::string::npos, fault);
-  }
+  for (char kind : {'\0', 'W'})
+    fails_naming(3, kind, "between the ticket's atomic on the ticket (argument 5) (line 12) and the read of the partials (argument 4) (line 20)");
   // Another work-item's fence does not order the ticket-taker's accesses.
   std::vector<OrderEvent> others = good;
   others[1].item = 1;

@@ -9,7 +9,10 @@
 #include "core/files.hpp"
 #include "isolation/case_runs.hpp"
 #include "isolation/fresh_memory.hpp"
+#include "kit/errors.hpp"
+#include "oclgrind/allowances.hpp"
 #include "oclgrind/checks.hpp"
+#include "oclgrind/work_span.hpp"
 
 namespace grader {
 
@@ -101,29 +104,37 @@ struct EvidenceRun {
 };
 
 EvidenceRun run_under_oclgrind(const LabSpec& spec, const GradeSettings& s, const std::filesystem::path& copy,
-                               const std::string& source, const std::string& shown_as, const json& params, const std::string& name) {
+                               const std::string& shown_as, const json& params, const std::string& name) {
   const SafetySpec& safety = *spec.safety;
-  const std::filesystem::path dir = s.workdir / ("evidence-" + name), log = dir / "oclgrind.log";
+  const std::filesystem::path dir = s.workdir / ("evidence-" + name), log = dir / "oclgrind.log", work = dir / "work-span.jsonl";
   std::filesystem::create_directories(dir);
   std::filesystem::remove(log);
+  std::filesystem::remove(work);
   std::vector<std::string> prefix = {find_oclgrind(), "--data-races", "--uniform-writes", "--uninitialized",
                                      "--build-options", "-O0", "--log", log.string()};
   if (const json local = params.value("local", json()); local.is_number_unsigned() && local.get<std::size_t>() > 1024)
     prefix.insert(prefix.end(), {"--max-wgsize", std::to_string(local.get<std::size_t>())});
   SandboxLimits limits{safety.time_limit_s, safety.memory_limit_mb, 1, s.pocl_cache(), 4 << 20};
+  // The spec's allowed false alarms are matched by what the plugin records of the launches.
+  const std::filesystem::path plugin = find_work_span_plugin(s);
+  if (!safety.allow.empty() && std::filesystem::exists(plugin)) {
+    prefix.insert(prefix.end(), {"--plugins", plugin.string()});
+    limits.environment.emplace_back("KIT_WORK_SPAN_LOG", work.string());
+  }
   zero_fresh_memory(limits);
   const ChildRun run =
       run_child(s, prefix, {"--lab", spec.lab, "--kernel", copy.string(), "--shown-as", shown_as, "--case", params.dump()}, limits, dir);
   EvidenceRun out;
   out.timed_out = run.outcome.end == ChildOutcome::End::TimedOut;
   if (out.timed_out || !std::filesystem::exists(log)) return out;
-  for (const OclgrindFinding& f : parse_oclgrind(read_file(log))) {
-    bool allowed = false;
-    for (const AllowedFinding& a : safety.allow)
-      for (const OclgrindSite& site : f.sites)
-        allowed |= a.kind == f.kind && source_line(source, site.line).find(a.source_contains) != std::string::npos;
-    if (!allowed) out.findings.push_back(f);
-  }
+  std::vector<KernelWork> launches;
+  if (std::filesystem::exists(work)) try {
+      launches = parse_work_span(read_file(work));
+    } catch (const kit::Error&) {
+      // Without the record nothing can be matched: every finding is evidence.
+    }
+  std::size_t allowed = 0;
+  out.findings = not_allowed(safety.allow, parse_oclgrind(read_file(log)), launches, allowed);
   return out;
 }
 
@@ -146,13 +157,13 @@ void add_case_evidence(const LabSpec& spec, const GradeSettings& s, const std::f
     std::string where = "this case", why_not;
     EvidenceRun run;
     if (work_of(spec_case->params) <= kEvidenceWork) {
-      run = run_under_oclgrind(spec, s, copy, source, shown_as, spec_case->params, std::to_string(runs++));
+      run = run_under_oclgrind(spec, s, copy, shown_as, spec_case->params, std::to_string(runs++));
       if (run.timed_out) why_not = "it ran past the safety time limit of " + seconds_text(safety.time_limit_s) + " s under Oclgrind";
     } else {
       why_not = "it is too large to run under Oclgrind in a few seconds";
     }
     if (!why_not.empty() && instead) {
-      run = run_under_oclgrind(spec, s, copy, source, shown_as, *instead, std::to_string(runs++));
+      run = run_under_oclgrind(spec, s, copy, shown_as, *instead, std::to_string(runs++));
       where = "the memory-safety case " + instead->dump() + " (run instead of this case: " + why_not + ")";
       if (run.timed_out) {
         c.hint += joiner(c.hint) + "(Oclgrind could not show more: this case and the memory-safety case ran past " +

@@ -275,7 +275,8 @@ void grade_variants(const MutantsOptions& o, const LabSpec& spec, const LabRefer
 LabSummary mutate_lab(const MutantsOptions& o, LabSpec spec, std::ostream& out) {
   const auto start = std::chrono::steady_clock::now();
   if (!o.grading.safety()) spec.algorithm.reset();  // the algorithm is measured in the Oclgrind run, skipped too
-  LabSummary s{spec.lab};
+  LabSummary s;
+  s.lab = spec.lab;
   const fs::path dir = fresh_dir(o.out / ("mutants-" + spec.lab));
   const std::string source = read_file(o.solutions / spec.lab / spec.kernel_file);
   const LabReference reference = load_reference(o.references, spec);
