@@ -279,3 +279,19 @@ TEST_CASE("lab 06 grading: grader mutants' uncoalesced GPU branch keeps every su
   const auto good = test::run_program("grader", "check 06 --dir " + (kit::root() / "solutions").string());
   CHECK(good.output.find("PASS algorithm: DotCascade's global loads (traced under Oclgrind) 1/1") != std::string::npos);
 }
+
+TEST_CASE("lab 06: grader mutants kills its uncoalesced mutant, with the safety and algorithm checks") {
+  test::TempDir out;
+  const auto run = test::run_program("grader", "mutants 06 --operator uncoalesced --out " + out.path.string());
+  REQUIRE_MESSAGE(run.exit_code == 0, run.output);
+  const nlohmann::json report = nlohmann::json::parse(test::read(out / "mutants.json"));
+  REQUIRE(report["mutants"].size() == 1);
+  const nlohmann::json& m = report["mutants"][0];
+  CHECK(m["operator"] == "uncoalesced");
+  CHECK(m["status"] == "killed");
+  CHECK(m["points"].get<double>() < m["max_points"].get<double>());
+  // An operator no lab's solution has grades nobody, and says so.
+  const auto none = test::run_program("grader", "mutants 01 --operator uncoalesced --out " + (out / "none").string());
+  CHECK(none.exit_code != 0);
+  CHECK(none.output.find("no lab's solution has a mutant of operator 'uncoalesced': nothing was graded") != std::string::npos);
+}

@@ -243,3 +243,24 @@ TEST_CASE("draw: the first work-group that stored otherwise than the solution's 
                         "solution's): phase 0: no adds") != std::string::npos);
   CHECK(d.notes[1].find("work 12 adds, span 2") != std::string::npos);
 }
+
+TEST_CASE("draw: a finding is marked only in the picture of the kernel it was found in") {
+  // Lab 04 keeps five rungs in one file: an out-of-bounds read found in one rung's kernel must
+  // not be drawn on the pictures of the others.
+  test::TempDir dir;
+  test::write(dir / "ArrayMultReduce.cl", test::read(kit::root() / "solutions/03-array-mult-reduce/ArrayMultReduce.cl"));
+  const grader::DrawRun run = trace03(dir / "ArrayMultReduce.cl", dir);
+  REQUIRE(run.failed.empty());
+  REQUIRE(run.launches.size() == 1);
+  grader::OclgrindFinding read;
+  read.kind = "invalid-access";
+  read.title = "Invalid read of size 4 at local memory";
+  read.sites.push_back({"Global(0,0,0) Local(0,0,0) Group(0,0,0)", 14, 28, ""});
+  const auto out_of_bounds = [&](const std::string& kernel) {
+    read.kernel = kernel;
+    const grader::Picture p = grader::make_picture(run.launches[0], {read}, "adds");
+    return std::count_if(p.marks.begin(), p.marks.end(), [](const grader::PictureMark& m) { return m.kind == grader::PictureMark::OutOfBounds; });
+  };
+  CHECK(out_of_bounds("ArrayMultReduce") == 1);
+  CHECK(out_of_bounds("reduce2_interleaved_strided") == 0);
+}

@@ -45,7 +45,7 @@ TEST_CASE("lab 04 rung 2 tested with tid % s: the failing visible case's hint na
   const std::string block = case_block(run.output, "rung 2 (interleaved strided): N below L: 7 elements, L = 32");
   CAPTURE(run.output);
   CHECK(block.find("hint: compare the tree with the rung's rule") != std::string::npos);  // the lab's own hint stays
-  CHECK(block.find("Oclgrind, on this case: invalid read of size 4 at local memory: work-item 16 of work-group 0 at TreeReductions.cl:" +
+  CHECK(block.find("Oclgrind, on this case: invalid read of size 4 at local memory (kernel reduce2_interleaved_strided): work-item 16 of work-group 0 at TreeReductions.cl:" +
                    std::to_string(line) + ":31 `scratch[index] += scratch[index + s];`") != std::string::npos);
   // Once per kernel: the second failing case of rung 2 is not run again under Oclgrind.
   CHECK(case_block(run.output, "rung 2 (interleaved strided): N not a multiple: 1000, L = 64").find("Oclgrind") == std::string::npos);
@@ -62,7 +62,7 @@ TEST_CASE("lab 05 window8 reading past active: the case name guesses no cause, t
   const std::string block = case_block(run.output, "window8: N = 7 negative values, max ");
   CHECK(block.find("got 0 (exact)") != std::string::npos);
   CHECK(block.find("hint: the result is 0, which none of the 7 inputs is") != std::string::npos);
-  CHECK(block.find("Oclgrind, on this case: invalid read of size 4 at global memory: work-item 0 of work-group 0 at MultipassReductions.cl:" +
+  CHECK(block.find("Oclgrind, on this case: invalid read of size 4 at global memory (kernel window8_pass): work-item 0 of work-group 0 at MultipassReductions.cl:" +
                    std::to_string(line_of(source, "acc = OP(acc, src[base + k]);")) + ":19") != std::string::npos);
   // The program's --check of the same case: outside the grader's zeroed memory the read past the
   // data finds whatever is there, so no 0 is claimed; the command that shows the read is printed.

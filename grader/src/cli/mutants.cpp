@@ -16,6 +16,9 @@ class Mutants : public Command {
     app_->add_option("--out", out_, "Output folder: mutants.json and one folder per lab")->capture_default_str();
     app_->add_option("--jobs", jobs_, "Mutants graded at once")->capture_default_str()->check(CLI::PositiveNumber);
     app_->add_option("--max-per-lab", max_per_lab_, "At most this many mutants per lab, evenly spread (default: all)");
+    app_->add_option("--operator", operator_, "Only mutants of this operator (relational, arithmetic, off-by-one, barrier, fence, "
+                                              "atomic, swap-id, constant, uncoalesced)")
+        ->check(CLI::IsMember({"relational", "arithmetic", "off-by-one", "barrier", "fence", "atomic", "swap-id", "constant", "uncoalesced"}));
     app_->add_flag("--no-races", no_races_, "Skip the memory-safety checks under Oclgrind (the algorithm checks still run)");
     app_->add_flag("--metamorphic", metamorphic_,
                    "Also grade each mutant and the control renamed and re-laid; exit 1 when any line's points differ");
@@ -34,6 +37,7 @@ class Mutants : public Command {
     o.grading.oclgrind = no_races_ ? OclgrindChecks::AlgorithmOnly : OclgrindChecks::All;
     o.jobs = jobs_;
     o.max_per_lab = max_per_lab_;
+    o.only_operator = operator_;
     o.metamorphic = metamorphic_;
     const std::size_t differences = run_mutants(o, std::cout);
     return differences == 0 ? 0 : 1;
@@ -45,6 +49,7 @@ class Mutants : public Command {
   std::filesystem::path out_ = kit::root() / "build" / "mutants";
   int jobs_ = machine_cores();
   std::size_t max_per_lab_ = 0;
+  std::string operator_;
   bool no_races_ = false;
   bool metamorphic_ = false;
 };

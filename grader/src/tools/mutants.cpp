@@ -125,10 +125,15 @@ LabResult grade_control(const LabSpec& spec, const LabReference& reference, cons
 // A mutant to grade: its folder's name and the mutant.
 using Picked = std::vector<std::pair<std::string, const Mutant*>>;
 
-// Up to o.max_per_lab of `all`, spread evenly, each written into its folder under DIR/mutants/.
+// Up to o.max_per_lab of `all` (those of o.only_operator when given), spread evenly, each written
+// into its folder under DIR/mutants/.
 Picked write_mutants(const MutantsOptions& o, const LabSpec& spec, const std::vector<Mutant>& all, const fs::path& dir) {
+  std::vector<std::size_t> of_operator;
+  for (std::size_t i = 0; i < all.size(); ++i)
+    if (o.only_operator.empty() || all[i].op == o.only_operator) of_operator.push_back(i);
   Picked picked;
-  for (const std::size_t i : pick_evenly(all.size(), o.max_per_lab)) {
+  for (const std::size_t k : pick_evenly(of_operator.size(), o.max_per_lab)) {
+    const std::size_t i = of_operator[k];
     char id[16];
     std::snprintf(id, sizeof id, "m%04zu", i + 1);
     picked.push_back({std::string(id) + "-" + all[i].op + "-L" + std::to_string(all[i].line), &all[i]});
@@ -201,7 +206,7 @@ std::vector<std::string> count_mutants(const MutantsOptions& o, const LabSpec& s
     if (!why.empty()) record["why"] = why;
     s.mutants.push_back(record);
   }
-  if (o.max_per_lab == 0)  // with a cap, a listed mutant may simply not have been made
+  if (o.max_per_lab == 0 && o.only_operator.empty())  // else a listed mutant may simply not have been made
     for (std::size_t k = 0; k < known.size(); ++k)
       if (!used[k])
         warnings.push_back(list.string() + ": no mutant matches entry " + std::to_string(k + 1) + " (" + known[k].op + ", line " +
@@ -290,6 +295,11 @@ LabSummary mutate_lab(const MutantsOptions& o, LabSpec spec, std::ostream& out) 
   s.made = picked.size();
   out << "== " << spec.lab << ": " << s.made << " of " << s.generated << " mutants, graded like students\n" << std::flush;
   fs::create_directories(dir / "mutants");
+  if (picked.empty() && !o.only_operator.empty()) {  // said, and the run as a whole fails if no lab had one
+    out << "== " << spec.lab << ": its solution has no mutant of operator '" << o.only_operator << "'\n";
+    s.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    return s;
+  }
   const std::map<std::string, fs::path> report_of = grade_mutants(o, spec, picked, dir, s.full, out);
   const std::vector<std::string> warnings = count_mutants(o, spec, picked, report_of, s);
   if (o.metamorphic) grade_variants(o, spec, reference, source, control, picked, report_of, dir, s, out);
@@ -366,6 +376,10 @@ std::size_t run_mutants(const MutantsOptions& options, std::ostream& out) {
       for (const auto& d : s.differences) print_difference(s.lab, d.id, d.variant, d.line, out);
   }
   out << "Report: " << (o.out / "mutants.json").string() << "\n";
+  std::size_t made = 0;
+  for (const LabSummary& s : labs) made += s.made;
+  if (!o.only_operator.empty() && made == 0)
+    throw kit::Error("no lab's solution has a mutant of operator '" + o.only_operator + "': nothing was graded");
   return differences;
 }
 

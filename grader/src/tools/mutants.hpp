@@ -20,6 +20,7 @@ struct MutantsOptions {
   GradingOptions grading{};     // its Oclgrind checks: All, or AlgorithmOnly for --no-races
   int jobs = 1;
   std::size_t max_per_lab = 0;  // 0: every mutant
+  std::string only_operator;    // "": every operator; else only mutants of this one (e.g. "uncoalesced")
   bool metamorphic = false;     // also grade each kernel renamed and re-laid (tools/metamorphic.hpp) and compare
 };
 
