@@ -70,7 +70,8 @@ TEST_CASE("one child per kernel: a time-out and a crash in the middle cost those
   REQUIRE_MESSAGE(run.exit_code == 0, run.output);
   const json report = json::parse(test::read(dir / "out" / "ann" / "report.json"));
   std::map<std::string, std::string> status;
-  for (const json& c : report["labs"][0]["cases"]) status[c["name"]] = c["status"];
+  for (const json& c : report["labs"][0]["cases"])
+    if (c["kind"] == "case") status[c["name"]] = c["status"];  // the algorithm line follows the cases' points (scaled)
   CHECK(status.at("L = 1: every work-item is a group") == "timeout");
   CHECK(status.at("one work-group of 256, real") == "crashed");
   std::size_t passed = 0;
