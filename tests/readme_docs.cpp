@@ -345,7 +345,9 @@ void run_commands(const fs::path& tree, const fs::path& readme, const std::strin
     }
     if (!why.empty()) {
       std::cout << "not run: " << s.where << ": " << s.command << "  (" << why << ")\n";
-      check_not_run(tree, s, env);
+      // A kit-only command in the release: its options need what the release leaves out, and the
+      // release's programs do not offer them (checked by the release's test).
+      if (!(kit_only && scope == Scope::release)) check_not_run(tree, s, env);
       continue;
     }
     std::string line = s.command;

@@ -15,6 +15,7 @@
 #include <doctest/doctest.h>
 
 #include <iostream>
+#include <sstream>
 
 #include "kit/paths.hpp"
 #include "readme_docs.hpp"
@@ -74,6 +75,33 @@ TEST_CASE("student release: every command its READMEs show runs as they say, and
     CHECK_MESSAGE(plan.exit_code == 0, "make -n " << target << ": " << plan.output);
   }
   for (const auto& [readme, shown_as] : readmes) test::docs::run_commands(dest, readme, shown_as, env, test::docs::Scope::release);
+  // What the release says is true in it: no lab program offers an option that needs solutions/, and
+  // a README paragraph that speaks of the solution's kernel or offers such an option says it is the
+  // full kit's alone.
+  for (const auto& lab : fs::directory_iterator(dest / "labs")) {
+    const std::string name = lab.path().filename().string();
+    if (!fs::exists(fs::path(KIT_BIN_DIR) / name)) continue;
+    const auto help = test::run_command("cd '" + dest.string() + "' && " + env + " build/bin/" + name + " --help");
+    CAPTURE(name);
+    CHECK(help.output.find("--solution") == std::string::npos);
+    CHECK(help.output.find("--vs-solution") == std::string::npos);
+  }
+  for (const auto& [readme, shown_as] : readmes) {
+    std::istringstream in(test::read(readme));
+    std::string paragraph, line;
+    const auto judge = [&] {
+      const bool claims = paragraph.find("--solution") != std::string::npos || paragraph.find("--vs-solution") != std::string::npos ||
+                          paragraph.find("course solution's") != std::string::npos;
+      const bool qualified = paragraph.find("full kit") != std::string::npos || paragraph.find("kit only") != std::string::npos;
+      CHECK_MESSAGE(!(claims && !qualified), shown_as << ": a paragraph offers the solution without saying it is the full kit's: " << paragraph);
+      paragraph.clear();
+    };
+    while (std::getline(in, line)) {
+      if (line.find_first_not_of(" \t") == std::string::npos) judge();
+      else paragraph += line + "\n";
+    }
+    judge();
+  }
   // Nothing a command ran touched the starters: the release still scores 0.
   const auto after = test::run_command("cd '" + dest.string() + "' && " + env + " build/bin/grader check 01");
   CHECK(after.output.find("Not all visible cases pass: 0 / ") != std::string::npos);

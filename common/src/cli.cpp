@@ -51,7 +51,9 @@ void print_oclgrind_command(int argc, char** argv) {
 
 void add_kernel_options(CLI::App& app, KernelChoice& choice, const std::string& file_name) {
   app.add_option("-k,--kernel", choice.path, "Kernel file (default: this lab's " + file_name + ")");
-  app.add_flag("--solution", choice.solution, "Use the finished kernel file from solutions/");
+  // The student release has no solutions/: it offers no option that would fail for want of one.
+  if (std::filesystem::is_directory(root() / "solutions"))
+    app.add_flag("--solution", choice.solution, "Use the finished kernel file from solutions/");
 }
 
 std::filesystem::path chosen_kernel(const KernelChoice& choice, const std::string& lab, const std::string& file_name) {

@@ -32,8 +32,9 @@ int main(int argc, char** argv) {
     kit::add_kernel_options(app, kernel, lab06::kKernelFile);
     app.add_flag("--check", check, "Check the dot product; exit 1 if it is wrong");
     app.add_flag("--vs-openmp", vs_openmp, "Also time the OpenMP simd dot product on the host CPU; print the ratio");
-    app.add_flag("--vs-solution", vs_solution, "Time the kernel against the solution, alternately (grader check 06 does it exactly as graded)");
-    app.add_option("--data", data, "Input data: int, unit or real (default: real; unit with --check or --vs-solution)")->capture_default_str();
+    if (std::filesystem::is_directory(kit::root() / "solutions"))  // not in the student release, which has none
+      app.add_flag("--vs-solution", vs_solution, "Time the kernel against the solution, alternately (grader check 06 does it exactly as graded)");
+    app.add_option("--data", data, "Input data: int, unit or real (default: real; unit when checking a kernel)")->capture_default_str();
     kit::add_run_options(app, c.seed, warmup, repeats);
     if (const int status = kit::parse_args(app, argc, argv); status >= 0) return status;
     if (kit::handle_list(device)) return 0;
