@@ -59,6 +59,11 @@ std::string cell(const std::string& csv, const std::string& student, const std::
   return "<no row " + student + ">";
 }
 
+// The grader never renames or edits a submission's file.
+bool fs_exists_unchanged(const std::filesystem::path& file, const std::string& text) {
+  return std::filesystem::exists(file) && test::read(file) == text;
+}
+
 }  // namespace
 
 TEST_CASE("a status phrase says why: missing, rejected, build error, late, timed out, error, not graded yet") {
@@ -90,6 +95,52 @@ TEST_CASE("a status phrase says why: missing, rejected, build error, late, timed
   grader::apply_late_penalty(late_spec, deadline + std::chrono::hours(30), deadline, r);
   CHECK(grader::status_phrase(&r, late_spec) == "late (2 days, -20%)");
   CHECK(grader::late_penalty_line(r) == "late penalty -2");
+}
+
+TEST_CASE("the status names a near-miss file name, lateness without a penalty, and time-outs of cases and checks apart") {
+  const grader::LabSpec spec = grader::load_spec(kit::root() / "grader/specs/03-array-mult-reduce.json");
+  LabResult r = result_of(spec.lab, LabStatus::Missing, {}, "found arraymultreduce.cl; expected ArrayMultReduce.cl");
+  CHECK(grader::status_phrase(&r, spec) == "missing: found arraymultreduce.cl, expected ArrayMultReduce.cl");
+  r = result_of(spec.lab, LabStatus::Missing, {}, "no file named ArrayMultReduce.cl in the submission");
+  CHECK(grader::status_phrase(&r, spec) == "missing (no ArrayMultReduce.cl)");
+
+  // No penalty in the spec: the lateness still shows; so does Canvas's own mark.
+  r = result_of(spec.lab, LabStatus::Graded, {line(CaseKind::Case, CaseStatus::Passed, 10, 10)});
+  const auto deadline = std::filesystem::file_time_type::clock::now();
+  grader::apply_late_penalty(spec, deadline + std::chrono::hours(30), deadline, r);
+  CHECK(grader::status_phrase(&r, spec) == "graded, late 2 days (no penalty)");
+  r = result_of(spec.lab, LabStatus::Graded, {line(CaseKind::Case, CaseStatus::Passed, 10, 10)});
+  r.notes.push_back("Canvas marked this submission late");
+  CHECK(grader::status_phrase(&r, spec) == "graded, marked late by Canvas");
+  grader::apply_late_penalty(spec, deadline + std::chrono::hours(3), deadline, r);
+  CHECK(grader::status_phrase(&r, spec) == "graded, late 1 day (no penalty), marked late by Canvas");
+
+  // Lab 03's shape: 10 cases, 5 checks (memory safety and algorithm).
+  std::vector<grader::CaseResult> lines;
+  for (int i = 0; i < 10; ++i) lines.push_back(line(CaseKind::Case, i < 8 ? CaseStatus::Timeout : CaseStatus::Passed, 0, 1));
+  for (int i = 0; i < 3; ++i) lines.push_back(line(CaseKind::Safety, CaseStatus::Timeout, 0, 1));
+  for (int i = 0; i < 2; ++i) lines.push_back(line(CaseKind::Algorithm, CaseStatus::Timeout, 0, 1));
+  r = result_of(spec.lab, LabStatus::Graded, lines);
+  CHECK(grader::status_phrase(&r, spec) == "timed out (8 of 10 cases, 5 of 5 checks)");
+  r.cases[10].status = r.cases[11].status = r.cases[12].status = r.cases[13].status = r.cases[14].status = CaseStatus::Passed;
+  CHECK(grader::status_phrase(&r, spec) == "timed out (8 of 10 cases)");
+  for (int i = 0; i < 10; ++i) r.cases[std::size_t(i)].status = CaseStatus::Passed;
+  r.cases[12].status = CaseStatus::Timeout;
+  CHECK(grader::status_phrase(&r, spec) == "timed out (1 of 5 checks)");
+}
+
+TEST_CASE("grade: a kernel file of nearly the lab's name is named in the status file") {
+  test::TempDir dir;
+  const std::string solution = test::read(kit::root() / "solutions/03-array-mult-reduce/ArrayMultReduce.cl");
+  test::write(dir / "class" / "ann" / "ArrayMultReduce (1).cl", solution);
+  test::write(dir / "class" / "ben" / "arraymultreduce.cl", solution);
+  const auto run = test::run_program("grader", "grade --labs 03 --no-oclgrind --submissions " + (dir / "class").string() + " --out " +
+                                                   (dir / "out").string());
+  REQUIRE_MESSAGE(run.exit_code == 0, run.output);
+  const std::string status = test::read(dir / "out" / "gradebook-status.csv");
+  CHECK(cell(status, "ann", "03-array-mult-reduce") == "missing: found ArrayMultReduce (1).cl, expected ArrayMultReduce.cl");
+  CHECK(cell(status, "ben", "03-array-mult-reduce") == "missing: found arraymultreduce.cl, expected ArrayMultReduce.cl");
+  CHECK(fs_exists_unchanged(dir / "class" / "ben" / "arraymultreduce.cl", solution));
 }
 
 TEST_CASE("points by kind: only the kinds a lab has, the late penalty on a line of its own") {

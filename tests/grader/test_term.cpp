@@ -67,3 +67,41 @@ TEST_CASE("a term: the newest version is graded, late work loses the spec's pena
   CHECK(unknown.exit_code != 0);
   CHECK(unknown.output.find("--regrade: no submission") != std::string::npos);
 }
+
+TEST_CASE("a first --deadline regrades only those it makes late; dropping it names who loses lateness and needs --no-deadline") {
+  test::TempDir dir;
+  const std::string solution = test::read(kit::root() / "solutions/01-array-mult/ArrayMult.cl");
+  test::write(dir / "class" / "ann" / "ArrayMult.cl", solution);
+  test::write(dir / "class" / "ben" / "ArrayMult.cl", solution);
+  const auto deadline = grader::parse_deadline("2026-12-01T23:59");
+  fs::last_write_time(dir / "class" / "ann" / "ArrayMult.cl", deadline + std::chrono::hours(30));  // two days late
+  fs::last_write_time(dir / "class" / "ben" / "ArrayMult.cl", deadline - std::chrono::hours(1));
+  const std::string grade =
+      "grade --labs 01 --no-oclgrind --submissions " + (dir / "class").string() + " --out " + (dir / "out").string();
+  const auto first = test::run_program("grader", grade);
+  REQUIRE_MESSAGE(first.exit_code == 0, first.output);
+
+  const auto late = test::run_program("grader", grade + " --deadline 2026-12-01T23:59");
+  REQUIRE_MESSAGE(late.exit_code == 0, late.output);
+  CHECK(late.output.find("1 with a changed spec, references or deadline: regraded") != std::string::npos);
+  CHECK(late.output.find("] ann  01-array-mult") != std::string::npos);
+  CHECK(late.output.find("] ben  01-array-mult") == std::string::npos);  // on time: not graded again
+  const std::string status = test::read(dir / "out" / "gradebook-status.csv");
+  CHECK(status.find("\nann,\"graded, late 2 days (no penalty)\"\n") != std::string::npos);
+  CHECK(status.find("\nben,graded\n") != std::string::npos);
+
+  const std::string journal = test::read(dir / "out" / "journal.jsonl");
+  const auto dropped = test::run_program("grader", grade);
+  CHECK(dropped.exit_code != 0);
+  CHECK(dropped.output.find("ann (01-array-mult)") != std::string::npos);
+  CHECK(dropped.output.find("--no-deadline") != std::string::npos);
+  const bool journal_kept = test::read(dir / "out" / "journal.jsonl") == journal;
+  CHECK_MESSAGE(journal_kept, "the journal changed: nothing was to be graded");
+  CHECK(test::read(dir / "out" / "gradebook-status.csv") == status);
+
+  const auto meant = test::run_program("grader", grade + " --no-deadline");
+  REQUIRE_MESSAGE(meant.exit_code == 0, meant.output);
+  CHECK(meant.output.find("lose their lateness: ann (01-array-mult)") != std::string::npos);
+  CHECK(test::read(dir / "out" / "gradebook-status.csv").find("\nann,graded\n") != std::string::npos);
+  CHECK(test::run_program("grader", grade + " --no-deadline --deadline 2026-12-01T23:59").exit_code != 0);
+}

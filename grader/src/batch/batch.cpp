@@ -18,6 +18,7 @@
 #include "batch/graded_hash.hpp"
 #include "batch/journal.hpp"
 #include "batch/output_lock.hpp"
+#include "term/late.hpp"
 #include "term/regrade.hpp"
 #include "term/roster.hpp"
 #include "kit/errors.hpp"
@@ -56,12 +57,14 @@ std::vector<std::string> names_of(const std::vector<Student>& students) {
 }
 
 // The students a run grades: the submissions folder's, or those named in only_students (throws
-// kit::Error naming any with no submission).
-std::vector<Student> choose_students(const BatchOptions& o, std::ostream& progress) {
+// kit::Error naming any with no submission). `everyone`: the folder's students, whose rows the
+// gradebook writes whichever a run grades.
+std::vector<Student> choose_students(const BatchOptions& o, std::vector<std::string>& everyone, std::ostream& progress) {
   StudentListing listing = read_submissions(o.submissions);
   progress << listing.summary() << "\n";
   for (const std::string& s : listing.skipped) progress << "skipped " << s << "\n";
   std::vector<Student> students = std::move(listing.students);
+  everyone = names_of(students);
   if (o.only_students.empty()) return students;
   std::vector<Student> chosen;
   std::string unknown;
@@ -72,6 +75,20 @@ std::vector<Student> choose_students(const BatchOptions& o, std::ostream& progre
   }
   if (!unknown.empty()) throw kit::Error("no submission in " + o.submissions.string() + " for: " + unknown);
   return chosen;
+}
+
+// A partial run's gradebook has every student's row; those with no result in any lab read "not
+// graded yet", and the run says so.
+void say_not_graded(const std::vector<std::string>& everyone, const std::vector<LabSpec>& specs, const ResultMap& results,
+                    std::ostream& progress) {
+  std::string names;
+  std::size_t count = 0;
+  for (const std::string& s : everyone)
+    if (std::none_of(specs.begin(), specs.end(), [&](const LabSpec& spec) { return results.count({s, spec.lab}) > 0; }))
+      names += (count++ ? ", " : "") + s;
+  if (count)
+    progress << count << " student(s) not graded yet (no result in the journal; their gradebook cells read \"not graded yet\"): "
+             << names << "\n";
 }
 
 // What a run starts from: the journal's results less those to grade again: the regraded
@@ -103,6 +120,26 @@ void take_out_changed(Start& start, const std::map<ResultKey, json>& records, st
              << "so a change to those submissions is not seen (--regrade NAME grades a student again)\n";
 }
 
+// A run with no --deadline over results graded late under one: they would lose their lateness
+// when graded again (their graded_hash changes). Stops the run before anything is graded, naming
+// them, unless --no-deadline says it is meant; then names them on `progress`.
+void check_dropped_deadline(const ResultMap& results, const BatchOptions& o, const std::vector<Student>& students,
+                            std::ostream& progress) {
+  if (o.term.deadline) return;
+  std::string late;
+  std::size_t count = 0;
+  for (const Student& s : students)
+    for (const LabSpec& spec : o.specs)
+      if (const auto it = results.find({s.student, spec.lab}); it != results.end() && graded_late(it->second))
+        late += (count++ ? ", " : "") + s.student + " (" + spec.lab + ")";
+  if (!count) return;
+  if (!o.term.no_deadline)
+    throw kit::Error("the journal holds " + std::to_string(count) + " result(s) graded late under a --deadline this run does not give: " +
+                     late + ". Graded again without it they lose their lateness: give the same --deadline again, or --no-deadline "
+                     "to drop it (nothing was graded)");
+  progress << "--no-deadline: " << count << " result(s) lose their lateness: " << late << "\n";
+}
+
 Start load_journal(const Journal& journal, const BatchOptions& o, const std::vector<Student>& students, std::ostream& progress) {
   Start start;
   std::map<ResultKey, json> records;
@@ -110,6 +147,7 @@ Start load_journal(const Journal& journal, const BatchOptions& o, const std::vec
     start.results[key] = std::move(line.result);
     records[key] = std::move(line.record);
   }
+  check_dropped_deadline(start.results, o, students, progress);
   start.earlier = take_out_regraded(start.results, o.term.regrade, names_of(students), o.specs, o.submissions);
   for (const auto& [key, r] : start.earlier) start.reasons[key] = o.term.reason;
   for (const Student& s : students)  // hashed before anything is graded
@@ -291,7 +329,8 @@ std::size_t grade_class(const BatchOptions& options, std::ostream& progress) {
   BatchOptions o = options;
   o.out = std::filesystem::absolute(o.out);
   o.submissions = std::filesystem::absolute(o.submissions);
-  const std::vector<Student> students = choose_students(o, progress);
+  std::vector<std::string> everyone;
+  const std::vector<Student> students = choose_students(o, everyone, progress);
   const std::vector<RosterEntry> roster = o.term.roster.empty() ? std::vector<RosterEntry>{} : load_roster(o.term.roster);  // before any grading
   const OutputLock out_lock(o.out);  // creates it
   std::vector<LabReference> references;
@@ -299,7 +338,8 @@ std::size_t grade_class(const BatchOptions& options, std::ostream& progress) {
   Journal journal(o.out / "journal.jsonl");
   ClassRun run(o, std::move(references), journal, load_journal(journal, o, students, progress), progress);
   const std::size_t graded_now = run.grade(students);
-  write_class_outputs(o.out, names_of(students), o.specs, run.results());
+  say_not_graded(everyone, gradebook_labs(o.specs, run.results()), run.results(), progress);
+  write_class_outputs(o.out, everyone, o.specs, run.results());  // every row, also when part of the class was graded
   write_roster_outputs(o, roster, run.results(), progress);
   std::filesystem::remove_all(o.out / ".work");
   return graded_now;

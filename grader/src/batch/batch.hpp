@@ -33,6 +33,10 @@ struct TermOptions {
   std::vector<std::string> regrade{};  // grade these students again (their earlier results stay in the journal; term/regrade.hpp)
   std::string reason{};                // why, for the regraded reports
   std::optional<std::filesystem::file_time_type> deadline{};  // late work loses the spec's late_penalty_per_day (term/late.hpp)
+  // With no deadline: the journal's late results of the students graded lose their lateness when
+  // graded again. Without this, a run that would drop a deadline the journal used stops first,
+  // naming them (kit::Error); with it, the run names them and goes on.
+  bool no_deadline = false;
 };
 
 struct BatchOptions {
@@ -40,8 +44,9 @@ struct BatchOptions {
   std::vector<LabSpec> specs;
   GradingOptions grading{};  // how each kernel is graded (core/options.hpp)
   int jobs = 1;              // kernels graded at once
-  // Grade only these students (by name; empty: all), e.g. one Slurm task's chunk. The outputs
-  // then cover these students only. Throws kit::Error naming any name with no submission.
+  // Grade only these students (by name; empty: all), e.g. one Slurm task's chunk. The gradebook,
+  // its status file and the reports still cover every student of the submissions folder, from the
+  // journal ("not graded yet" where it holds nothing). Throws kit::Error naming any name with no submission.
   std::vector<std::string> only_students{};
   TermOptions term{};
   struct BatchStats* stats = nullptr;  // when set: where the time went

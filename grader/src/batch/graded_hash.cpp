@@ -24,11 +24,10 @@ std::string reference_identity(const fs::path& references, const std::string& la
   return manifest["labs"][lab].dump();
 }
 
-// The deadline's part: none; given and on time (the result does not depend on when it is); or late:
-// the deadline, the days late the penalty counts and the hours its message quotes.
+// The deadline's part: none, also when handed in on time (the result is the one with no deadline);
+// or late: the deadline, the days late the penalty counts and the hours its message quotes.
 std::string deadline_identity(const std::optional<fs::file_time_type>& deadline, fs::file_time_type handed_in) {
-  if (!deadline) return "deadline none\n";
-  if (handed_in <= *deadline) return "deadline on time\n";
+  if (!deadline || handed_in <= *deadline) return "deadline none\n";
   const Lateness l = lateness(handed_in, *deadline);  // what the penalty and its message use
   char late[64];
   std::snprintf(late, sizeof late, "%.1f hours, %d day(s)", l.hours, l.days);
@@ -99,9 +98,12 @@ PreparedStudent prepare_student(const Student& s, const std::vector<LabSpec>& sp
       submission += std::string("unreadable ") + e.what() + "\n";
     }
     inputs.submission_hash = sha256_hex(submission);
-    inputs.graded_hash = sha256_hex("kit graded_hash 1\nlab " + spec.lab + "\nspec " + spec.sha256 + "\nreferences " +
-                                    reference_identity(references, spec.lab) + "\n" + deadline_identity(deadline, p.handed_in) +
-                                    "submission " + inputs.submission_hash + "\n");
+    const auto hash = [&](const std::string& deadline_part) {
+      return sha256_hex("kit graded_hash 1\nlab " + spec.lab + "\nspec " + spec.sha256 + "\nreferences " +
+                        reference_identity(references, spec.lab) + "\n" + deadline_part + "submission " + inputs.submission_hash + "\n");
+    };
+    inputs.graded_hash = hash(deadline_identity(deadline, p.handed_in));
+    if (!deadline || p.handed_in <= *deadline) inputs.on_time_hash = hash("deadline on time\n");
   }
   return p;
 }
@@ -113,6 +115,7 @@ json hash_fields(const LabInputs& inputs) {
 std::string change_reason(const json& record, const LabInputs& now) {
   if (!record.contains("graded_hash") || !record["graded_hash"].is_string()) return "";  // an older grader's record
   if (record["graded_hash"] == now.graded_hash) return "";
+  if (!now.on_time_hash.empty() && record["graded_hash"] == now.on_time_hash) return "";
   if (record.value("submission_hash", "") != now.submission_hash) return "resubmitted";
   return "spec, references or deadline changed";
 }

@@ -21,9 +21,9 @@ using ResultKey = std::pair<std::string, std::string>;  // (student, lab)
 // One student's lab as it will be graded. The hash inputs, in order:
 //  - the spec file's bytes (LabSpec::sha256): cases, points, limits and the late penalty all decide a grade;
 //  - the lab's entry in the references' MANIFEST.json (its sha256, and the speed baseline's);
-//  - the deadline: none, or given and handed in on time (then when is of no account: a new
-//    deadline does not regrade the class), or late: the deadline, the days late the penalty counts
-//    and the hours late its message quotes (to a tenth);
+//  - the deadline: none (no deadline, or handed in on time: the result is the same, so a first
+//    --deadline regrades only those it makes late), or late: the deadline, the days late the
+//    penalty counts and the hours late its message quotes (to a tenth);
 //  - the submission (also kept alone as submission_hash, to tell a resubmission from a policy
 //    change): the version graded (ann-v2), the listing's notes, and the kernel file's path and
 //    exact bytes, not the comment-free code: a report quotes the file (build logs, Oclgrind
@@ -32,6 +32,10 @@ using ResultKey = std::pair<std::string, std::string>;  // (student, lab)
 //    handed-in file is graded; a refused submission: the refusal and the archive's size and time.
 struct LabInputs {
   std::string graded_hash, submission_hash;
+  // Not late (no deadline, or on time): the hash an earlier grader wrote for the same inputs on
+  // time under a deadline (it hashed "on time" apart from "no deadline"), also taken as unchanged.
+  // Empty for late work.
+  std::string on_time_hash;
   // Where grade_lab looks for the kernel: a private copy of the bytes hashed (the kernel file at its
   // path, the other files find_kernel names as empty files: it lists them, never reads them), so an
   // edit during the run is not graded under this hash; the submission itself when there is no

@@ -19,7 +19,10 @@ class Grade : public Command {
     app_->add_option("--students", students_, "Grade only these students, e.g. ann,ben (default: all)")->delimiter(',');
     app_->add_option("--regrade", regrade_, "Grade these students again, e.g. ann,ben (earlier results stay in the journal)")->delimiter(',');
     app_->add_option("--reason", reason_, "Why they are regraded (shown in their reports)");
-    app_->add_option("--deadline", deadline_, "Late work loses the spec's late_penalty_per_day per day, e.g. 2026-12-01T23:59 (UTC)");
+    CLI::Option* deadline = app_->add_option("--deadline", deadline_, "Late work loses the spec's late_penalty_per_day per day, e.g. 2026-12-01T23:59 (UTC)");
+    app_->add_flag("--no-deadline", no_deadline_,
+                   "No deadline, also where the journal's results were graded late under one: they lose their lateness (without this flag, such a run stops and names them)")
+        ->excludes(deadline);
     app_->add_option("--roster", roster_, "Course roster CSV (submission, name, student id, email): also writes OUT/lms-import.csv");
     app_->add_option("--students-file", students_file_, "Grade only the students named in this file, one per line");
     app_->add_option("--labs", labs_, "Labs to grade, e.g. 03,04 (default: all)");
@@ -46,6 +49,7 @@ class Grade : public Command {
     o.term.regrade = regrade_;
     o.term.reason = reason_;
     if (!deadline_.empty()) o.term.deadline = parse_deadline(deadline_);
+    o.term.no_deadline = no_deadline_;
     grade_class(o, std::cout);
     std::cout << "\nGradebook (" << (out_ / "gradebook.csv").string() << "):\n" << read_file(out_ / "gradebook.csv");
     return 0;
@@ -57,7 +61,7 @@ class Grade : public Command {
   std::vector<std::string> labs_, students_, regrade_;
   std::string reason_, deadline_;
   int jobs_ = machine_cores();
-  bool draw_ = false;
+  bool draw_ = false, no_deadline_ = false;
   OclgrindFlags oclgrind_;
   DeviceFlags devices_;
 };

@@ -5,6 +5,8 @@
 #include <set>
 #include <sstream>
 
+#include "intake/lms_layouts.hpp"
+
 namespace grader {
 
 namespace {
@@ -26,16 +28,46 @@ std::string late_phrase(const CaseResult& c) {
   return "late (" + m[1].str() + (m[1].str() == "1" ? " day" : " days") + ", -" + m[2].str() + "%)";
 }
 
-// "timed out (3 of 10 cases)" when any line ran past its limit; empty otherwise.
+// "timed out (8 of 10 cases, 5 of 5 checks)" when any line ran past its limit, each kind counted
+// apart (cases; checks: memory safety, algorithm, speed), a kind with none timed out left out;
+// empty when none did.
 std::string timeout_phrase(const LabResult& r) {
-  std::size_t timed_out = 0, lines = 0;
+  std::size_t timed_out[2] = {0, 0}, lines[2] = {0, 0};  // [0] cases, [1] checks
   for (const CaseResult& c : r.cases) {
     if (c.kind == CaseKind::Late || not_run_on_device(c)) continue;
-    ++lines;
-    timed_out += c.status == CaseStatus::Timeout;
+    const int k = c.kind == CaseKind::Case ? 0 : 1;
+    ++lines[k];
+    timed_out[k] += c.status == CaseStatus::Timeout;
   }
-  if (!timed_out) return "";
-  return "timed out (" + std::to_string(timed_out) + " of " + std::to_string(lines) + " cases)";
+  std::string counts;
+  const char* const names[2] = {" cases", " checks"};
+  for (int k = 0; k < 2; ++k)
+    if (timed_out[k])
+      counts += (counts.empty() ? "" : ", ") + std::to_string(timed_out[k]) + " of " + std::to_string(lines[k]) + names[k];
+  return counts.empty() ? "" : "timed out (" + counts + ")";
+}
+
+// Lateness that costs nothing, which only notes carry: "late 2 days (no penalty)" (term/late.cpp
+// words the note), "marked late by Canvas" (intake/lms_layouts.cpp words it).
+std::vector<std::string> unpenalised_lateness(const LabResult& r) {
+  static const std::regex days(R"(^handed in (\d+) day\(s\) after the deadline; this lab has no late penalty)");
+  std::vector<std::string> phrases;
+  std::smatch m;
+  for (const std::string& n : r.notes)
+    if (std::regex_search(n, m, days)) phrases.push_back("late " + m[1].str() + (m[1].str() == "1" ? " day" : " days") + " (no penalty)");
+  for (const std::string& n : r.notes)
+    if (n == kCanvasLateNote) phrases.push_back("marked late by Canvas");
+  return phrases;
+}
+
+// The missing kernel's phrase: the near-miss files found (judge/grade.cpp puts
+// missing_kernel_message in the result), or the name expected.
+std::string missing_phrase(const LabResult& r, const LabSpec& spec) {
+  static const std::regex near(R"(^found (.*); expected (.*)$)");
+  std::smatch m;
+  const std::string message = first_line(r.message);
+  if (std::regex_match(message, m, near)) return "missing: found " + m[1].str() + ", expected " + m[2].str();
+  return spec.kernel_file.empty() ? "missing" : "missing (no " + spec.kernel_file + ")";
 }
 
 bool grader_error(const LabResult& r) {
@@ -86,9 +118,7 @@ std::string status_phrase(const LabResult* r, const LabSpec& spec) {
   if (grader_error(*r)) return "error (graded again next run)";
   std::vector<std::string> phrases;
   switch (r->status) {
-    case LabStatus::Missing:
-      phrases.push_back(spec.kernel_file.empty() ? "missing" : "missing (no " + spec.kernel_file + ")");
-      break;
+    case LabStatus::Missing: phrases.push_back(missing_phrase(*r, spec)); break;
     case LabStatus::Rejected: phrases.push_back("rejected: " + first_line(r->message)); break;
     case LabStatus::BuildError: phrases.push_back("build error: " + first_line(r->message)); break;
     case LabStatus::UnchangedStarter: phrases.push_back("unchanged starter"); break;
@@ -98,10 +128,12 @@ std::string status_phrase(const LabResult* r, const LabSpec& spec) {
   if (const std::string timed_out = timeout_phrase(*r); !timed_out.empty()) phrases.push_back(timed_out);
   for (const CaseResult& c : r->cases)
     if (c.kind == CaseKind::Late) phrases.push_back(late_phrase(c));
-  if (phrases.empty()) return "graded";
   std::string all;
   for (const std::string& p : phrases) all += (all.empty() ? "" : "; ") + p;
-  return all;
+  std::string late;
+  for (const std::string& p : unpenalised_lateness(*r)) late += ", " + p;
+  if (all.empty()) return "graded" + late;
+  return late.empty() ? all : all + ";" + late.substr(1);
 }
 
 std::string gradebook_status_csv(const std::vector<std::string>& students, const std::vector<LabSpec>& specs,

@@ -96,7 +96,7 @@ StudentListing read_canvas(const std::vector<fs::directory_entry>& entries) {
     s.student = student_identifier(p.login);
     if (s.student.empty()) s.student = "student-" + id;
     s.lms_id = id;
-    if (p.late) s.notes.push_back("Canvas marked this submission late");
+    if (p.late) s.notes.push_back(kCanvasLateNote);
     // The versions of each file: Canvas renames a file handed in again <file>-1, -2, ...; the highest counts.
     std::map<std::string, std::vector<std::pair<int, const std::pair<CanvasName, fs::path>*>>> versions;
     for (const auto& f : p.files) {

@@ -16,6 +16,9 @@
 
 namespace grader {
 
+// The note a student's results carry when Canvas marked the submission late (_LATE_ in its file names).
+inline constexpr const char* kCanvasLateNote = "Canvas marked this submission late";
+
 // A student name made from a full name, safe as a folder and CSV field: ASCII letters and digits
 // lower-cased, Latin letters with accents folded to their base letters (é -> e, ß -> ss, Ø -> o,
 // Ł -> l), combining accents dropped, other letters (Greek, Cyrillic, CJK, ...) kept as they are,

@@ -24,6 +24,9 @@ const ClockOffset& clock_offset() {
   return offset;
 }
 
+// The end of the note a late result of a lab without a penalty gets, after "handed in <days>".
+const std::string kNoPenaltyNote = " day(s) after the deadline; this lab has no late penalty";
+
 }  // namespace
 
 std::filesystem::file_time_type parse_deadline(const std::string& text) {
@@ -61,7 +64,7 @@ void apply_late_penalty(const LabSpec& spec, std::filesystem::file_time_type han
   if (handed_in <= deadline) return;
   const auto [hours, days] = lateness(handed_in, deadline);
   if (spec.late_penalty_per_day <= 0) {
-    r.notes.push_back("handed in " + std::to_string(days) + " day(s) after the deadline; this lab has no late penalty");
+    r.notes.push_back("handed in " + std::to_string(days) + kNoPenaltyNote);
     return;
   }
   const double fraction = std::min(1.0, days * spec.late_penalty_per_day);
@@ -70,6 +73,15 @@ void apply_late_penalty(const LabSpec& spec, std::filesystem::file_time_type han
   std::snprintf(text, sizeof text, "handed in %.1f hours after the deadline (%d day(s) late): %.0f%% of the %s points earned",
                 hours, days, fraction * 100, format_points(r.points()).c_str());
   r.cases.push_back({"late penalty", true, -penalty, 0, CaseStatus::Late, text, "", 0, CaseKind::Late});
+}
+
+bool graded_late(const LabResult& r) {
+  for (const CaseResult& c : r.cases)
+    if (c.kind == CaseKind::Late) return true;
+  return std::any_of(r.notes.begin(), r.notes.end(), [](const std::string& n) {
+    return n.rfind("handed in ", 0) == 0 && n.size() > kNoPenaltyNote.size() &&
+           n.compare(n.size() - kNoPenaltyNote.size(), kNoPenaltyNote.size(), kNoPenaltyNote) == 0;
+  });
 }
 
 }  // namespace grader

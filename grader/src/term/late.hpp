@@ -28,4 +28,7 @@ Lateness lateness(std::filesystem::file_time_type handed_in, std::filesystem::fi
 void apply_late_penalty(const LabSpec& spec, std::filesystem::file_time_type handed_in,
                         std::filesystem::file_time_type deadline, LabResult& r);
 
+// Whether apply_late_penalty found `r` late: its penalty line, or its note where the lab has none.
+bool graded_late(const LabResult& r);
+
 }  // namespace grader

@@ -81,9 +81,12 @@ std::string write_lms_import(const std::filesystem::path& out, const std::vector
     table += "\n";
     if (!handed_in) check += "no submission: " + e.student + " (" + e.name + "): 0 points in every lab\n";
   }
+  const auto graded = [&](const std::string& s) {
+    return std::any_of(specs.begin(), specs.end(), [&](const LabSpec& spec) { return results.count({s, spec.lab}) > 0; });
+  };
   for (const std::string& s : submitted)
     if (std::none_of(roster.begin(), roster.end(), [&](const RosterEntry& e) { return e.student == s; }))
-      check += "not on the roster: " + s + " (graded, in gradebook.csv, not in lms-import.csv)\n";
+      check += "not on the roster: " + s + " (" + (graded(s) ? "graded" : "not graded yet") + ", in gradebook.csv, not in lms-import.csv)\n";
   write_file_atomically(out / "lms-import.csv", table);
   write_file_atomically(out / "roster-check.txt", check.empty() ? "every roster student submitted, every submission is on the roster\n" : check);
   return check;
