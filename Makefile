@@ -32,8 +32,9 @@ test: build
 	scripts/setup.sh test
 	ctest --preset default
 
-# The lecture deck: build/slides/lecture.pdf (listings cut from the sources, graphs from slides/data).
-slides:
+# The lecture deck: build/slides/lecture.pdf (listings cut from the sources, graphs from slides/data;
+# its drawings are made by the grader, so the kit is built first).
+slides: build
 	scripts/setup.sh slides
 	scripts/build-slides.sh build/slides
 
