@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Runs the README's quick start on a fresh Debian: a minbase root made with mmdebstrap, the kit's
-# committed tree (git archive HEAD) copied into it, then `make demo` and `make test` as root inside
-# it (chroot), each timed. Prints the times; the logs stay beside the root.
+# committed tree (git archive HEAD) copied into it, then `scripts/setup.sh` (a bare Debian has no
+# make), `make demo` and `make test` as root inside it (chroot), each timed. Prints the times; the
+# logs stay beside the root.
 # Usage (as root, on a Debian host): scripts/check-fresh-machine.sh bookworm|trixie [demo|test|both]
 #   ROOT=dir    where the root is made (default /tmp/kit-fresh-SUITE; removed and made again)
 #   MIRROR=url  the Debian mirror (default: the first one in this host's apt sources)
@@ -77,17 +78,19 @@ inside() {
   echo "check-fresh-machine: [$suite] $cmd: ${took[$name]}"
   return 0
 }
+inside setup "scripts/setup.sh"
 [ "$what" = test ] || inside demo "make demo"
 [ "$what" = demo ] || inside test "make test"
 
 echo
 echo "check-fresh-machine: $suite ($(date -u '+%Y-%m-%d'), host $(nproc) cores, load now $(cut -d' ' -f1-3 /proc/loadavg), commands at nice $nice_n):"
+[ -n "${took[setup]:-}" ] && echo "  scripts/setup.sh: ${took[setup]}"
 for name in demo test; do
   [ -n "${took[$name]:-}" ] && echo "  make $name: ${took[$name]}"
 done
 echo "  logs: $logs"
 status=0
-for name in demo test; do
+for name in setup demo test; do
   [[ "${took[$name]:-exit status 0}" == *"exit status 0" ]] || status=1
 done
 exit $status
