@@ -2,6 +2,7 @@
 // are refused with the figure, the plot script draws all four graphs and names a bad line.
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <fstream>
 #include <sstream>

@@ -15,6 +15,7 @@
 // in grader/README.md each made this test fail, naming the README line; both were reverted.
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <iostream>
 
 #include "kit/paths.hpp"

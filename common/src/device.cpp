@@ -154,6 +154,26 @@ void print_device_list(std::ostream& out) {
   }
 }
 
+namespace {
+
+// A queue that records each command's device times. An OpenCL 1.x platform gets the 1.2 call:
+// clCreateCommandQueueWithProperties is an OpenCL 2.0 function, and Oclgrind 21.10 (OpenCL 1.2)
+// reached through its ICD, as on a Debian without the oclgrind package, loops in the loader on it
+// for ever (its ICD table's slot for that function points back at the loader's own).
+cl::CommandQueue profiling_queue(const cl::Platform& platform, const cl::Context& context, const cl::Device& device) {
+  if (platform.getInfo<CL_PLATFORM_VERSION>().rfind("OpenCL 1.", 0) != 0)
+    return cl::CommandQueue(context, device, CL_QUEUE_PROFILING_ENABLE);
+  cl_int err = CL_SUCCESS;
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wdeprecated-declarations"
+  const cl_command_queue queue = clCreateCommandQueue(context(), device(), CL_QUEUE_PROFILING_ENABLE, &err);
+#pragma GCC diagnostic pop
+  if (err != CL_SUCCESS) throw cl::Error(err, "clCreateCommandQueue");
+  return cl::CommandQueue(queue);  // the wrapper takes the one reference
+}
+
+}  // namespace
+
 Runtime Runtime::open(const DeviceOptions& options) {
   const auto platforms = all_platforms();
   const Choice choice = choose_device(describe_machine(), options);
@@ -165,7 +185,7 @@ Runtime Runtime::open(const DeviceOptions& options) {
   rt.device = devices[choice.device];
   rt.context = cl::Context(rt.device);
   // Profiling lets a program read a kernel's own device time from its event, beside omp_get_wtime.
-  rt.queue = cl::CommandQueue(rt.context, rt.device, CL_QUEUE_PROFILING_ENABLE);
+  rt.queue = profiling_queue(rt.platform, rt.context, rt.device);
   struct ReleasesPrograms {
     cl_context context;
     ~ReleasesPrograms() { forget_built_programs(context); }

@@ -88,7 +88,7 @@ DrawRun trace_kernel(const LabSpec& spec, const GradeSettings& s, const std::fil
   DrawRun out;
   const std::string oclgrind = find_oclgrind();
   const std::filesystem::path plugin = find_work_span_plugin(s);
-  if (oclgrind.empty()) return out.failed = "drawing needs Oclgrind: apt-get install oclgrind", out;
+  if (oclgrind.empty()) return out.failed = "drawing needs Oclgrind: " + oclgrind_missing(), out;
   if (!std::filesystem::exists(plugin)) return out.failed = "drawing needs the kit's Oclgrind plugin " + plugin.string() + ": build the kit", out;
   std::filesystem::create_directories(dir);
   const std::filesystem::path reports = dir / "oclgrind.log", trace = dir / "draw.jsonl", work = dir / "work-span.jsonl";

@@ -181,6 +181,12 @@ std::string find_oclgrind() {
   return "";
 }
 
+std::string oclgrind_missing() {
+  return "Oclgrind is not installed (no $KIT_OCLGRIND, /usr/bin/oclgrind or /usr/local/bin/oclgrind): run scripts/setup.sh "
+         "as root, which installs the distribution's oclgrind package or, where there is none (Debian 13), PyPI's build "
+         "in /opt/oclgrind";
+}
+
 std::filesystem::path find_work_span_plugin(const GradeSettings& s) {
   if (const char* env = std::getenv("KIT_WORK_SPAN_PLUGIN"); env && *env) return env;
   return s.grader_exe.parent_path() / "libkit-work-span.so";
@@ -211,7 +217,7 @@ std::vector<CaseResult> oclgrind_cases(const LabSpec& spec, bool with_safety, bo
   };
   OclgrindRun o{spec, s, with_safety, with_algorithm, copy, shown_as, find_oclgrind(), {},
                 SandboxLimits{safety.time_limit_s, safety.memory_limit_mb, 1, s.pocl_cache(), 4 << 20}};
-  if (o.oclgrind.empty()) return all(CaseStatus::Error, "the safety and algorithm checks need Oclgrind: apt-get install oclgrind");
+  if (o.oclgrind.empty()) return all(CaseStatus::Error, "not checked: " + oclgrind_missing());
   zero_fresh_memory(o.limits);  // Oclgrind's buffers: a value read before it was written is the same in every run
   o.with_plugin = with_algorithm || (with_safety && !safety.allow.empty());
   if (o.with_plugin) {

@@ -19,6 +19,8 @@ std::string safety_name(const std::string& kind);
 // The Oclgrind program ($KIT_OCLGRIND, else /usr/bin or /usr/local/bin), "" when there is none;
 // the kit's plugin ($KIT_WORK_SPAN_PLUGIN, else beside the grader program).
 std::string find_oclgrind();
+// Why there is none and how to get it, for the lines that Oclgrind could not check.
+std::string oclgrind_missing();
 std::filesystem::path find_work_span_plugin(const GradeSettings& s);
 
 // The run under Oclgrind: the memory-safety case (with the race, divergence, bounds and
