@@ -68,7 +68,7 @@ TEST_CASE("a term: the newest version is graded, late work loses the spec's pena
   CHECK(unknown.output.find("--regrade: no submission") != std::string::npos);
 }
 
-TEST_CASE("a first --deadline regrades only those it makes late; dropping it names who loses lateness and needs --no-deadline") {
+TEST_CASE("a first --deadline regrades only those it makes late, and dropping it names who loses lateness and needs --no-deadline") {
   test::TempDir dir;
   const std::string solution = test::read(kit::root() / "solutions/01-array-mult/ArrayMult.cl");
   test::write(dir / "class" / "ann" / "ArrayMult.cl", solution);
