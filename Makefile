@@ -27,7 +27,8 @@ check: build
 student-release: build
 	scripts/student-release.sh $(DEST)
 
-# The suite builds the lecture deck and runs a one-node Slurm, so it installs TeX Live and Slurm too.
+# The suite builds the lecture deck, runs a one-node Slurm and shows the HTML reports in a headless
+# browser, so it installs TeX Live, Slurm and Chromium too.
 test: build
 	scripts/setup.sh test
 	ctest --preset default

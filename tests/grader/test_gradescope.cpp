@@ -45,8 +45,8 @@ TEST_CASE("gradescope results.json: fields, scores adding up, hidden cases after
   for (const auto& [key, value] : r.items()) CHECK_MESSAGE(top.count(key), key);
   for (const json& t : r["tests"])
     for (const auto& [key, value] : t.items()) CHECK_MESSAGE(per_test.count(key), key);
-  CHECK(r["output_format"] == "md");
-  CHECK(r["test_output_format"] == "md");
+  CHECK(r["output_format"] == "html");  // Gradescope renders (sanitised) HTML: the drawings inline (test_report_html.cpp)
+  CHECK(r["test_output_format"] == "html");
   CHECK(r["execution_time"].is_number_integer());
 }
 
@@ -59,7 +59,7 @@ TEST_CASE("gradescope: the student's last score from Gradescope's submission met
                     (out / "results.json").string() + " --metadata " + (out / "metadata.json").string());
   REQUIRE_MESSAGE(run.exit_code == 0, run.output);
   const json r = json::parse(test::read(out / "results.json"));
-  CHECK(r["output"].get<std::string>().rfind("Your last score was 12.5 (submitted 2026-11-20T10:00:00).", 0) == 0);
+  CHECK(r["output"].get<std::string>().rfind("<p>Your last score was 12.5 (submitted 2026-11-20T10:00:00).</p>", 0) == 0);
   test::write(out / "metadata.json", "{not json");
   const auto broken = test::run_program(
       "grader", "gradescope --labs 01 --submission " + (kit::root() / "solutions").string() + " --results " +

@@ -7,6 +7,7 @@
 #include <sstream>
 
 #include "export/classroom.hpp"
+#include "export/report_html.hpp"
 #include "export/reports.hpp"
 #include "judge/points_policy.hpp"
 #include "kit/paths.hpp"
@@ -125,7 +126,7 @@ TEST_CASE("scaled: a passed check of a kernel that lost cases reads scaled in ev
   for (const grader::json& t : grader::gradescope_results({r})["tests"])
     if (t["name"] == r.lab + ": " + uninitialized) {
       CHECK(t["status"] == "failed");
-      CHECK(t["output"] == "scaled: " + scaled.message);
+      CHECK(t["output"] == grader::html_text("scaled: " + scaled.message));
     }
   for (const grader::json& t : grader::classroom_result({r})["tests"])
     if (t["name"] == r.lab + ": " + uninitialized) {

@@ -9,6 +9,7 @@
 #include <thread>
 
 #include "draw/draw_lab.hpp"
+#include "export/report_html.hpp"
 #include "intake/archive.hpp"
 #include "isolation/build_service_process.hpp"
 #include "isolation/child_folder.hpp"
@@ -351,6 +352,7 @@ void write_class_outputs(const std::filesystem::path& out, const std::vector<std
   for (const std::string& name : students) {
     write_file_atomically(out / name / "report.json", dump_json(student_report_json(name, specs, results), 2) + "\n");
     write_file_atomically(out / name / "report.md", student_report_md(name, specs, results));
+    write_file_atomically(out / name / "report.html", student_report_html(name, specs, results, out / name));
   }
   write_file_atomically(out / "gradebook.csv", gradebook_csv(students, specs, results));
   write_file_atomically(out / "gradebook-status.csv", gradebook_status_csv(students, specs, results));

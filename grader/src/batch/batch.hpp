@@ -63,7 +63,7 @@ struct BatchStats {
   double seconds = 0;  // wall clock of the whole batch
 };
 
-// Writes OUT/gradebook.csv, OUT/gradebook-status.csv and OUT/<student>/report.json and report.md
+// Writes OUT/gradebook.csv, OUT/gradebook-status.csv and OUT/<student>/report.json, report.md and report.html
 // atomically for `students` from `results` (a student x lab with no result is reported as not
 // graded). Their labs are gradebook_labs(graded, results): the labs graded now and every other lab
 // `results` holds (export/gradebook.hpp), so a run of some labs keeps the others' columns.
@@ -80,7 +80,7 @@ void write_roster_outputs(const BatchOptions& o, const std::vector<RosterEntry>&
 
 // Grades every student x lab not already in OUT/journal.jsonl, or there with another graded_hash
 // than its inputs' now (batch/graded_hash.hpp: hashed, archives extracted, before any grading), then writes OUT/gradebook.csv and
-// OUT/<student>/report.json and report.md atomically. Returns the number of results graded now.
+// OUT/<student>/report.json, report.md and report.html atomically. Returns the number of results graded now.
 std::size_t grade_class(const BatchOptions& options, std::ostream& progress);
 
 }  // namespace grader

@@ -46,7 +46,7 @@ class Gradescope : public Command {
         std::cout << "note: " << metadata_.string() << " is not JSON (" << e.what() << "); earlier scores not shown\n";
       }
     }
-    write_file_atomically(results_, dump_json(gradescope_results(results, metadata), 2) + "\n");
+    write_file_atomically(results_, dump_json(gradescope_results(results, metadata, draw_), 2) + "\n");
     std::cout << "Results written to " << results_.string() << "\n";
     return 0;
   }

@@ -7,6 +7,7 @@
 
 #include "export/gradebook.hpp"
 #include "export/leaderboard.hpp"
+#include "export/report_html.hpp"
 
 namespace grader {
 
@@ -167,25 +168,23 @@ std::string check_report(const LabResult& r) {
   return out.str();
 }
 
-json gradescope_results(const std::vector<LabResult>& results, const json& metadata) {
+json gradescope_results(const std::vector<LabResult>& results, const json& metadata, const std::filesystem::path& drawings) {
   json tests = json::array();
   double score = 0, seconds = 0;
-  std::string output;
+  std::string before;
   // Gradescope lists earlier submissions newest first, each with its score.
   if (metadata.is_object() && metadata.contains("previous_submissions") && metadata["previous_submissions"].is_array() &&
       !metadata["previous_submissions"].empty()) {
     const json& last = metadata["previous_submissions"][0];
     if (last.contains("score") && (last["score"].is_number() || last["score"].is_string())) {
-      const double before = last["score"].is_number() ? last["score"].get<double>() : std::atof(last["score"].get<std::string>().c_str());
-      output += "Your last score was " + format_points(before) +
-                (last.contains("submission_time") && last["submission_time"].is_string() ? " (submitted " + last["submission_time"].get<std::string>() + ")" : "") +
-                ".\n\n";
+      const double was = last["score"].is_number() ? last["score"].get<double>() : std::atof(last["score"].get<std::string>().c_str());
+      before = "Your last score was " + format_points(was) +
+               (last.contains("submission_time") && last["submission_time"].is_string() ? " (submitted " + last["submission_time"].get<std::string>() + ")" : "") +
+               ".";
     }
   }
   for (const LabResult& r : results) {
     score += r.points();
-    if (r.status != LabStatus::Graded) output += r.lab + ": " + word(r.status) + "\n" + r.message + "\n";
-    for (const std::string& note : r.notes) output += r.lab + ": " + note + "\n";
     for (const CaseResult& c : r.cases) seconds += c.seconds;
     for (const CaseResult& c : r.cases) {
       // Gradescope's test status is its own: "passed" for full points, else "failed".
@@ -194,16 +193,21 @@ json gradescope_results(const std::vector<LabResult>& results, const json& metad
                        {"score", c.points},
                        {"max_score", c.max_points},
                        {"status", full ? "passed" : "failed"},
-                       {"output", full ? std::string("passed") : word(c.status) + ": " + case_explanation(c)},
+                       {"output", full ? std::string("passed") : html_text(word(c.status) + ": " + case_explanation(c))},
                        {"visibility", c.visible ? "visible" : "after_published"}});
       // A check that did not run is neither passed nor failed: without "status", Gradescope shows
       // the score, and the output says why it was not checked.
       if (c.status == CaseStatus::NotChecked) tests.back().erase("status");
     }
   }
-  json all = {{"score", score},           {"output", output},          {"output_format", "md"},
-              {"test_output_format", "md"}, {"visibility", "visible"},   {"stdout_visibility", "hidden"},
-              {"execution_time", int(std::ceil(seconds))}, {"tests", tests}};
+  json all = {{"score", score},
+              {"output", gradescope_output_html(results, before, drawings)},
+              {"output_format", "html"},
+              {"test_output_format", "html"},
+              {"visibility", "visible"},
+              {"stdout_visibility", "hidden"},
+              {"execution_time", int(std::ceil(seconds))},
+              {"tests", tests}};
   if (const json board = gradescope_leaderboard(results); !board.empty()) all["leaderboard"] = board;
   return all;
 }

@@ -1,6 +1,7 @@
 #pragma once
 // What the grader hands out: the class gradebook (CSV), a report per student (JSON and Markdown),
 // the self-check's terminal lines, and Gradescope's results.json.
+#include <filesystem>
 #include <map>
 #include <string>
 #include <utility>
@@ -26,10 +27,14 @@ const char* check_label(const CaseResult& c);
 std::string check_report(const LabResult& result);
 
 // Gradescope's results.json: score, and a test per case with name, score, max_score, status,
-// output and visibility (hidden cases "after_published").
-// Markdown output (the reports are Markdown already), the run's execution_time, the speed
-// leaderboard, and, from Gradescope's submission_metadata.json when given, the student's last score.
-json gradescope_results(const std::vector<LabResult>& results, const json& metadata = json());
+// output and visibility (hidden cases "after_published"). HTML output (output_format and
+// test_output_format "html", Gradescope's specification's format that renders HTML, sanitised):
+// the top-level output is gradescope_output_html (export/report_html.hpp), with the drawings
+// (`--draw`) found in `drawings`; a test's output is its status and message, escaped. Also the run's
+// execution_time, the speed leaderboard, and, from Gradescope's submission_metadata.json when
+// given, the student's last score.
+json gradescope_results(const std::vector<LabResult>& results, const json& metadata = json(),
+                        const std::filesystem::path& drawings = {});
 
 std::string format_points(double points);
 

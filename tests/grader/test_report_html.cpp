@@ -1,0 +1,188 @@
+// report.html and Gradescope's HTML output: the grade and the drawing in one page. Shown in a real
+// headless browser (Debian's chromium, which `scripts/setup.sh test` installs): the drawing must be
+// in the page's DOM under its id and painted, its arrows' colours covering a box of a drawing's size.
+#include <doctest/doctest.h>
+
+#include <cstdio>
+#include <sstream>
+
+#include "export/report_html.hpp"
+#include "export/reports.hpp"
+#include "kit/paths.hpp"
+#include "support.hpp"
+
+namespace fs = std::filesystem;
+
+namespace {
+
+// Chromium, or a failed check saying how to install it: a run without it must not pass unseen.
+std::string chromium() {
+  for (const char* name : {"chromium", "chromium-browser"}) {
+    const auto found = test::run_command(std::string("command -v ") + name);
+    if (found.exit_code == 0) return found.output.substr(0, found.output.find('\n'));
+  }
+  FAIL("chromium is not installed: these checks need a real browser (Debian's chromium package; scripts/setup.sh test installs it)");
+  return "";
+}
+
+// `text` quoted for the shell, whatever it holds.
+std::string sh(const std::string& text) {
+  std::string out = "'";
+  for (char ch : text) out += ch == '\'' ? std::string("'\\''") : std::string(1, ch);
+  return out + "'";
+}
+
+std::string browser(const fs::path& html, const fs::path& profile, const std::string& what) {
+  return sh(chromium()) + " --headless --no-sandbox --disable-gpu --hide-scrollbars --user-data-dir=" + sh(profile.string()) + " " +
+         what + " " + sh("file://" + html.string());
+}
+
+// What the browser painted in the colours of a drawing (draw/svg.cpp: the operations' blue, the
+// busiest work-item's orange, the light blue of a slot stored): how many pixels, and their box.
+struct Painted {
+  int width = 0, height = 0, pixels = 0, x0 = 0, y0 = 0, x1 = -1, y1 = -1;
+  bool a_drawing() const { return pixels >= 300 && x1 - x0 >= 200 && y1 - y0 >= 100; }  // a drawing's size, not a stray dot
+};
+
+Painted screenshot(const fs::path& html, const fs::path& png, const fs::path& profile) {
+  const auto shot = test::run_command(browser(html, profile, "--window-size=1280,1600 --screenshot=" + sh(png.string())));
+  REQUIRE_MESSAGE(fs::exists(png), shot.output);
+  const auto read = test::run_command("python3 " + test::kit_path("tests/grader/png_colour_box.py") + " " + sh(png.string()) + " 1f77b4 e6550d 9ecae1");
+  REQUIRE_MESSAGE(read.exit_code == 0, read.output);
+  Painted p;
+  std::istringstream(read.output) >> p.width >> p.height >> p.pixels >> p.x0 >> p.y0 >> p.x1 >> p.y1;
+  INFO(read.output);
+  CHECK(p.width == 1280);
+  return p;
+}
+
+// `html` without its <svg> elements: the page a report would be without its drawings.
+std::string without_svg(std::string html) {
+  for (std::size_t at = html.find("<svg "); at != std::string::npos; at = html.find("<svg ", at))
+    html.erase(at, html.find("</svg>", at) + 6 - at);
+  return html;
+}
+
+// A student of lab 03 whose loop lost its barrier (the example class's ben): drawn, beside the
+// course solution, with the race marked. The folder's name holds what HTML must escape.
+const std::string kStudent = "ben <b>&\"o'";
+
+fs::path class_of_one(const test::TempDir& dir) {
+  fs::create_directories(dir / "class" / kStudent);
+  fs::copy_file(kit::root() / "grader/examples/class/ben-missing-barrier/ArrayMultReduce.cl", dir / "class" / kStudent / "ArrayMultReduce.cl");
+  return dir / "class";
+}
+
+}  // namespace
+
+TEST_CASE("report.html: grade --draw writes it beside report.md with the lines and the drawing inline, and a browser paints it") {
+  test::TempDir dir;
+  const auto run = test::run_program("grader", "grade --labs 03 --draw --submissions " + sh(class_of_one(dir).string()) + " --out " +
+                                                   sh((dir / "out").string()));
+  REQUIRE_MESSAGE(run.exit_code == 0, run.output);
+  const fs::path report = dir / "out" / kStudent / "report.html";
+  REQUIRE(fs::exists(dir / "out" / kStudent / "report.md"));
+  REQUIRE(fs::exists(report));
+  const std::string html = test::read(report);
+  // The lines as report.md has them, with the check's labels; the student's name escaped.
+  CHECK(html.find("<h1>ben &lt;b&gt;&amp;&quot;o': ") != std::string::npos);
+  CHECK(html.find("<b>&") == std::string::npos);
+  CHECK(html.find("<span class=\"label\">PASS</span> passed") != std::string::npos);
+  CHECK(html.find("<span class=\"label\">FAIL</span> unsafe") != std::string::npos);
+  CHECK(html.find("hint: ") != std::string::npos);
+  // Self-contained: the drawing inline, nothing fetched.
+  CHECK(html.find("<svg id=\"drawing-03-array-mult-reduce-1\"") != std::string::npos);
+  for (const char* fetch : {"<img", "<link", "<script", "src=", "href="}) CHECK_MESSAGE(html.find(fetch) == std::string::npos, fetch);
+
+  const auto dom = test::run_command(browser(report, dir / "profile", "--dump-dom"));
+  CHECK_MESSAGE(dom.output.find("<svg id=\"drawing-03-array-mult-reduce-1\"") != std::string::npos, dom.output.substr(0, 2000));
+  const Painted shown = screenshot(report, dir / "report.png", dir / "profile");
+  CHECK_MESSAGE(shown.a_drawing(), shown.pixels, " pixels in ", shown.x0, ",", shown.y0, " to ", shown.x1, ",", shown.y1);
+  // The same page without its <svg>: the check sees no drawing.
+  test::write(dir / "bare.html", without_svg(html));
+  const Painted bare = screenshot(dir / "bare.html", dir / "bare.png", dir / "profile");
+  CHECK_FALSE(bare.a_drawing());
+  CHECK(bare.pixels == 0);
+}
+
+TEST_CASE("gradescope --draw: results.json's HTML output carries the drawing, and a browser paints a page made of it") {
+  test::TempDir dir;
+  const auto run = test::run_program("grader", "gradescope --labs 03 --submission " + sh((class_of_one(dir) / kStudent).string()) +
+                                                   " --results " + sh((dir / "results.json").string()) + " --draw " + sh((dir / "draw").string()));
+  REQUIRE_MESSAGE(run.exit_code == 0, run.output);
+  const grader::json r = grader::json::parse(test::read(dir / "results.json"));
+  CHECK(r["output_format"] == "html");
+  CHECK(r["test_output_format"] == "html");
+  const std::string output = r["output"];
+  CHECK(output.find("<svg id=\"drawing-03-array-mult-reduce-1\"") != std::string::npos);
+  CHECK(output.find("<script") == std::string::npos);
+  // A page as Gradescope shows it: the output, then each test's name and output.
+  std::string page = "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>results.json</title></head><body>\n" + output;
+  for (const grader::json& t : r["tests"])
+    page += "<h4>" + t["name"].get<std::string>() + " (" + grader::format_points(t["score"]) + " / " +
+            grader::format_points(t["max_score"]) + ")</h4>\n<div>" + t["output"].get<std::string>() + "</div>\n";
+  test::write(dir / "gradescope.html", page + "</body></html>\n");
+  const Painted shown = screenshot(dir / "gradescope.html", dir / "gradescope.png", dir / "profile");
+  CHECK_MESSAGE(shown.a_drawing(), shown.pixels, " pixels in ", shown.x0, ",", shown.y0, " to ", shown.x1, ",", shown.y1);
+  test::write(dir / "bare.html", without_svg(page));
+  CHECK_FALSE(screenshot(dir / "bare.html", dir / "bare.png", dir / "profile").a_drawing());
+  // Without --draw, no drawing and no word of one.
+  const auto plain = test::run_program("grader", "gradescope --labs 03 --submission " + sh((dir / "class" / kStudent).string()) +
+                                                     " --results " + sh((dir / "plain.json").string()));
+  REQUIRE_MESSAGE(plain.exit_code == 0, plain.output);
+  CHECK(grader::json::parse(test::read(dir / "plain.json"))["output"].get<std::string>().find("<svg") == std::string::npos);
+}
+
+TEST_CASE("report.html escapes what students and kernels write, and inlines only the grader's own drawings") {
+  test::TempDir dir;
+  grader::LabResult r;
+  r.student = "<script>alert(1)</script>";
+  r.lab = "03-array-mult-reduce";
+  r.kernel = "a<b>&\"c'.cl";
+  r.status = grader::LabStatus::BuildError;
+  r.message = "error: expected ';' </pre><script>x</script> & \"q\"";
+  r.cases = {{"one work-group of <8>", true, 0, 1, grader::CaseStatus::Wrong, "got <0> & \"1\"", "look at a < b & c"}};
+  const std::string svg =
+      "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"10\" height=\"10\"><defs><marker id=\"heada\"><path d=\"M0,0\"/></marker></defs>"
+      "<line x1=\"0\" y1=\"0\" x2=\"5\" y2=\"5\" marker-end=\"url(#heada)\"/><text x=\"1\" y=\"1\">a &lt; b</text></svg>\n";
+  test::write(dir / "03-array-mult-reduce-good.svg", svg);
+  test::write(dir / "03-array-mult-reduce-script.svg", test::replace_once(svg, "<defs>", "<script>alert(1)</script><defs>"));
+  test::write(dir / "03-array-mult-reduce-onload.svg", test::replace_once(svg, "width=", "onload=\"alert(1)\" width="));
+  test::write(dir / "03-array-mult-reduce-link.svg", test::replace_once(svg, "<line ", "<line href=\"http://x\" "));
+  test::write(dir / "03-array-mult-reduce-stale.svg", svg);  // named by no note: an earlier run's
+  for (const char* name : {"good", "script", "onload", "link", "absent"})
+    r.notes.push_back("drawing /elsewhere/03-array-mult-reduce-" + std::string(name) + ".svg (ArrayMultReduce, work-group 0): phase 0: 1 add");
+
+  const auto drawings = grader::inline_drawings(r, dir.path);
+  REQUIRE(drawings.size() == 5);
+  CHECK(drawings[0].svg.rfind("<svg id=\"drawing-03-array-mult-reduce-1\" xmlns=", 0) == 0);
+  CHECK(drawings[0].svg.find("<marker id=\"drawing-03-array-mult-reduce-1-heada\">") != std::string::npos);
+  CHECK(drawings[0].svg.find("marker-end=\"url(#drawing-03-array-mult-reduce-1-heada)\"") != std::string::npos);
+  for (std::size_t i = 1; i < 5; ++i) {
+    CHECK(drawings[i].svg.empty());
+    CHECK(!drawings[i].why_not.empty());
+  }
+  CHECK(drawings[4].why_not.find("no file ") == 0);
+
+  grader::ResultMap results;
+  results[{r.student, r.lab}] = r;
+  const grader::LabSpec spec = grader::load_spec(kit::root() / "grader/specs/03-array-mult-reduce.json");
+  for (const std::string& html : {grader::student_report_html(r.student, {spec}, results, dir.path),
+                                  grader::gradescope_results({r}, grader::json(), dir.path)["output"].get<std::string>(),
+                                  grader::gradescope_results({r})["tests"][0]["output"].get<std::string>()}) {
+    INFO(html);
+    CHECK(html.find("<script") == std::string::npos);
+    CHECK(html.find("</pre><") == std::string::npos);
+    CHECK(html.find("onload=") == std::string::npos);
+    CHECK(html.find("http://x") == std::string::npos);
+    CHECK(html.find("<0>") == std::string::npos);
+    CHECK(html.find("<8>") == std::string::npos);
+  }
+  const std::string page = grader::student_report_html(r.student, {spec}, results, dir.path);
+  CHECK(page.find("&lt;script&gt;alert(1)&lt;/script&gt;") != std::string::npos);
+  CHECK(page.find("<code>a&lt;b&gt;&amp;&quot;c'.cl</code>") != std::string::npos);
+  CHECK(page.find("one work-group of &lt;8&gt;") != std::string::npos);
+  CHECK(page.find("hint: look at a &lt; b &amp; c") != std::string::npos);
+  CHECK(page.find("03-array-mult-reduce-stale.svg") == std::string::npos);
+  CHECK(page.find("holds more than a drawing") != std::string::npos);
+}
