@@ -74,7 +74,11 @@ void drawings_html(std::ostream& o, const LabResult& r, const std::filesystem::p
       o << "<p class=\"note\">Drawing " << xml_escape(d.file) << " not shown: " << xml_escape(d.why_not) << "</p>\n";
       continue;
     }
-    o << "<figure>\n" << d.svg << "<figcaption>" << xml_escape(d.file) << "</figcaption>\n</figure>\n";
+    // draw_lab puts the course solution's panel to the right of the kernel's: past a narrow page's edge.
+    const bool beside = d.svg.find(">the course solution (") != std::string::npos;
+    o << "<figure>\n" << d.svg << "<figcaption>" << xml_escape(d.file)
+      << (beside ? ": the kernel, and to its right the course solution's drawing (scroll sideways where the page is narrower)" : "")
+      << "</figcaption>\n</figure>\n";
   }
 }
 
@@ -108,15 +112,17 @@ void lab_html(std::ostream& o, const LabResult& r, const std::filesystem::path& 
   if (lines) lines_html(o, r);
 }
 
+// The page's look: text in a column of 72em; a drawing as wide as the window allows, scrolled
+// sideways beyond it (a kernel's panel and the course solution's side by side are wider than the text).
 const char* const kStyle =
-    "body{font-family:sans-serif;margin:1.5em auto;max-width:72em;padding:0 1em;color:#222;line-height:1.4}\n"
+    "body{font-family:sans-serif;margin:1.5em;max-width:72em;color:#222;line-height:1.4}\n"
     "h1{font-size:1.5em}h2{font-size:1.2em;margin-top:2em;border-bottom:1px solid #ccc}\n"
     "table{border-collapse:collapse;margin:.5em 0}th,td{border:1px solid #ccc;padding:.25em .5em;text-align:left;vertical-align:top}\n"
     "td.points{white-space:nowrap}.label{font-weight:bold;padding:0 .3em;border-radius:3px}\n"
     ".pass .label{background:#d8f0d8;color:#1b5e20}.part .label{background:#fff3cd;color:#664d03}\n"
     ".fail .label{background:#f8d7da;color:#842029}.skip .label{background:#e2e3e5;color:#41464b}\n"
     ".hint{color:#555;font-size:.92em}pre{background:#f6f6f6;padding:.5em;overflow-x:auto}ul.notes{padding-left:1.2em}\n"
-    "figure{margin:1em 0;overflow-x:auto}figcaption{color:#555;font-size:.9em}\n";
+    "figure{margin:1em 0;width:max-content;max-width:calc(100vw - 3em);overflow-x:auto}figcaption{color:#555;font-size:.9em}\n";
 
 }  // namespace
 
