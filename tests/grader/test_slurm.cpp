@@ -262,6 +262,7 @@ TEST_CASE("grader slurm --draw hands --draw to every task and gives it the time,
   CHECK(test::read(out / "ann" / "03-array-mult-reduce-ArrayMultReduce.svg") == "<svg>task</svg>");
   CHECK(std::filesystem::exists(out / "ann" / "03-array-mult-reduce-ArrayMultReduce.tex"));
   CHECK(std::filesystem::exists(out / "ann" / "report.md"));
+  CHECK(std::filesystem::exists(out / "ann" / "report.html"));  // merge writes it as grade does
   CHECK(!std::filesystem::exists(out / "ann" / "03-array-mult-reduce-ArrayMultReduce-group2.svg"));
   CHECK(std::filesystem::exists(out / "ann" / "04-tree-reductions-reduce1_interleaved_mod.svg"));
 }
