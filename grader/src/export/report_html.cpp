@@ -46,7 +46,7 @@ bool plain_attributes(const std::string& rest) {
 }
 
 // Whether `svg` is one <svg> element whose every tag is one the grader's SVG writer makes, with
-// plain attributes: the file lies in a folder others may write.
+// plain attributes: the file is read back from a folder, where anything may have replaced it.
 bool only_drawing(const std::string& svg) {
   static const std::set<std::string> elements = {"svg", "defs", "marker", "path", "rect", "line", "circle", "text"};
   if (svg.rfind("<svg ", 0) != 0 || svg.size() < 6 || svg.compare(svg.size() - 6, 6, "</svg>") != 0) return false;
@@ -149,12 +149,7 @@ std::vector<InlineDrawing> inline_drawings(const LabResult& r, const std::filesy
 
 std::string student_report_html(const std::string& student, const std::vector<LabSpec>& specs, const ResultMap& results,
                                  const std::filesystem::path& folder) {
-  double total = 0, max = 0;
-  for (const LabSpec& s : specs) {
-    max += s.max_points();
-    if (const auto it = results.find({student, s.lab}); it != results.end()) total += it->second.points();
-  }
-  const std::string head = xml_escape(student) + ": " + format_points(total) + " / " + format_points(max) + " points";
+  const std::string head = xml_escape(student_headline(student, specs, results));
   std::ostringstream o;
   o << "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<title>" << head << "</title>\n<style>\n"
     << kStyle << "</style>\n</head>\n<body>\n<h1>" << head << "</h1>\n";

@@ -93,14 +93,18 @@ json student_report_json(const std::string& student, const std::vector<LabSpec>&
   return {{"student", student}, {"points", total}, {"max_points", max}, {"labs", labs}};
 }
 
-std::string student_report_md(const std::string& student, const std::vector<LabSpec>& specs, const ResultMap& results) {
-  std::ostringstream out;
+std::string student_headline(const std::string& student, const std::vector<LabSpec>& specs, const ResultMap& results) {
   double total = 0, max = 0;
   for (const LabSpec& s : specs) {
     max += s.max_points();
     if (const LabResult* r = find(results, student, s.lab)) total += r->points();
   }
-  out << "# " << student << ": " << format_points(total) << " / " << format_points(max) << " points\n";
+  return student + ": " + format_points(total) + " / " + format_points(max) + " points";
+}
+
+std::string student_report_md(const std::string& student, const std::vector<LabSpec>& specs, const ResultMap& results) {
+  std::ostringstream out;
+  out << "# " << student_headline(student, specs, results) << "\n";
   for (const LabSpec& s : specs) {
     const LabResult* r = find(results, student, s.lab);
     out << "\n## " << s.lab << " — " << s.title << ": ";

@@ -1,6 +1,7 @@
 #pragma once
-// What the grader hands out: the class gradebook (CSV), a report per student (JSON and Markdown),
-// the self-check's terminal lines, and Gradescope's results.json.
+// What the grader hands out: the class gradebook (CSV), a report per student (JSON and Markdown;
+// the HTML one is export/report_html.hpp's), the self-check's terminal lines, and Gradescope's
+// results.json.
 #include <filesystem>
 #include <map>
 #include <string>
@@ -18,6 +19,8 @@ std::string gradebook_csv(const std::vector<std::string>& students, const std::v
                           const ResultMap& results);
 json student_report_json(const std::string& student, const std::vector<LabSpec>& specs, const ResultMap& results);
 std::string student_report_md(const std::string& student, const std::vector<LabSpec>& specs, const ResultMap& results);
+// A report's first line: "<student>: <points> / <max points> points", over every lab of `specs`.
+std::string student_headline(const std::string& student, const std::vector<LabSpec>& specs, const ResultMap& results);
 
 // A line's label in `grader check`: PASS only when it passed at full points; PART when it passed
 // and earns part of its points (scaled: the points policy); SKIP when not checked or not run on
