@@ -135,6 +135,28 @@ TEST_CASE("on the large cases' whole-number data, a kernel that skips the scalar
   }
 }
 
+TEST_CASE("lab 06: without the tree from lab 04 (TODO 0) the hint names the tree, on both branches and both combines") {
+  // tree_sum's region left as the starter has it: each partial is its work-item 0's own sum.
+  const std::string solution = test::read(kit::lab_file(lab06::kLab, lab06::kKernelFile, true));
+  const std::string loop = solution.substr(solution.find("    for (uint s = L / 2;"),
+                                           solution.find("    // student-end", solution.find("// student: lab04-tree")) -
+                                               solution.find("    for (uint s = L / 2;"));
+  REQUIRE(loop.find("scratch[tid] += scratch[tid + s];") != std::string::npos);
+  test::TempDir dir;
+  test::write(dir / "CascadeDot.cl", test::replace_once(solution, loop, ""));
+  for (const lab06::Branch branch : {lab06::Branch::Cpu, lab06::Branch::Gpu})
+    for (const bool device : {false, true}) {
+      const lab06::Case c{1003, 16, 4, kit::DataKind::Integers, 5, device, branch};
+      CAPTURE(device);
+      const auto in = lab06::make_inputs(c);
+      const kit::Verdict verdict =
+          lab06::check(c, in, lab06::Runner(test::runtime(), dir / "CascadeDot.cl", c, in).run(0, 1), lab06::expected(in));
+      CHECK_FALSE(verdict.pass);
+      CHECK_MESSAGE(verdict.hint.find("each work-group's partial is only its work-item 0's own sum: the tree adds nothing. TODO 0") == 0,
+                    verdict.hint);
+    }
+}
+
 TEST_CASE("lab 06 hints say what the result shows and guess nothing else") {
   // A result off by an amount that is not the tail's products: the hint says how far off it is,
   // without naming a cause; a result of 0 is named as such.
