@@ -69,10 +69,12 @@ kit::Verdict check_atomic_exactly(lab08::Runner& runner, lab08::Case c, int repe
     if (shape.part == lab08::Part::AtomicInt) {
       const auto ints = lab08::make_ints(shape);
       want.exact = double(lab08::expected_int_sum(ints));
+      want.first_items = lab08::first_items_sum(shape, ints);
       got = runner.atomic_int(shape, ints, 0, launches);
     } else {
       const auto whole = lab08::make_whole_floats(shape);
       want = lab08::expected_float_sum(shape, whole);
+      want.first_items = lab08::first_items_sum(shape, whole);
       got = runner.atomic_float(shape, whole, 0, launches);
     }
     if (kit::Verdict v = lab08::check_atomic(shape, runs_of(got.totals), want, threads, got.compare_and_swap); !v.pass) return v;
@@ -116,6 +118,7 @@ void atomics(lab08::Runner& runner, lab08::Case c, int warmup, int repeats, int 
   c.part = lab08::Part::AtomicInt;
   lab08::FloatExpected int_expected;
   int_expected.exact = double(iexp);
+  int_expected.first_items = lab08::first_items_sum(c, ints);
   kit::Verdict int_verdict = lab08::check_atomic(c, runs_of(int_totals), int_expected, threads);
   if (int_verdict.pass && checks.enabled) int_verdict = check_atomic_exactly(runner, c, repeats, threads);
   const std::string v1 = checks.verdict("sum_int_atomic", int_verdict);

@@ -123,7 +123,9 @@ std::string single_pass_hint(double got, const DotExpected& e, bool some_right, 
                          "G - 1, and the ticket is not set back"
                        : "no work-group wrote the result: the group whose atomic_inc returns G - 1 (the count before its own "
                          "increment) is the last one, and its work-item 0 writes result[0]";
-  if (got == 0 && e.exact != 0) return "the result is 0: did the last group add the partials (every L-th one per work-item, then a tree)?";
+  if (got == 0 && e.exact != 0)
+    return "the result is 0: does dot_sweep return the work-item's products (its three regions: your lab 06 sweep and tail), "
+           "and did the last group add the partials (every L-th one per work-item, then a tree)?";
   return std::string(some_right ? "some launches were right, others not: " : "") +
          "the last group added partials that were not all there: each group stores its partial, then a "
          "mem_fence(CLK_GLOBAL_MEM_FENCE), then takes its ticket; the last one fences after its ticket and before "
