@@ -108,9 +108,12 @@ struct Lab08 {
       case Part::ScanExclusive:
       case Part::ScanInclusive:
       case Part::Compact: return lab08::check_scan(c, lab08::make_ints(c), lab08::scan_seen_from_json(c, outputs, reference));
-      case Part::SinglePass:
-        return lab08::check_single_pass(c.elements, outputs.at("local").get<std::size_t>(), outputs.at("groups").get<std::size_t>(),
-                                        lab08::atomic_totals_from_json(outputs), reference.get<lab08::DotExpected>());
+      case Part::SinglePass: {
+        const std::size_t local = outputs.at("local").get<std::size_t>(), groups = outputs.at("groups").get<std::size_t>();
+        lab08::DotExpected e = reference.get<lab08::DotExpected>();
+        e.empty_tree = lab08::empty_tree_dots(lab08::dot_input(c, 0), lab08::dot_input(c, 1), local, groups);
+        return lab08::check_single_pass(c.elements, local, groups, lab08::atomic_totals_from_json(outputs), e);
+      }
     }
     return {false, "unknown part", ""};
   }
