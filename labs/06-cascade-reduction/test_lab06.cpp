@@ -3,6 +3,8 @@
 // GPU branch on PoCL too, so that a mistake in its grid-stride loop costs points.
 #include <doctest/doctest.h>
 
+#include <algorithm>
+
 #include "tools/mutate.hpp"
 
 #include "cascade.hpp"
@@ -155,6 +157,21 @@ TEST_CASE("lab 06: without the tree from lab 04 (TODO 0) the hint names the tree
       CHECK_MESSAGE(verdict.hint.find("each work-group's partial is only its work-item 0's own sum: the tree adds nothing. TODO 0") == 0,
                     verdict.hint);
     }
+}
+
+TEST_CASE("lab 06: a tree_sum loop without its barrier is named with its line, as the other labs' tree loops") {
+  const std::string solution = test::read(kit::lab_file(lab06::kLab, lab06::kKernelFile, true));
+  const std::string barrier = "        barrier(CLK_LOCAL_MEM_FENCE);           // this level is done before the next one reads it\n";
+  test::TempDir dir;
+  test::write(dir / "CascadeDot.cl", test::replace_once(solution, barrier, ""));
+  const lab06::Case c{1003, 16, 4, kit::DataKind::Integers, 5, false, lab06::Branch::Gpu};
+  const auto in = lab06::make_inputs(c);
+  const lab06::Outputs out = lab06::Runner(test::runtime(), dir / "CascadeDot.cl", c, in).run(0, 1);
+  const std::string hint = lab06::diagnose(c, in, out, lab06::expected(in));
+  const std::string loop = "tree_sum's tree loop (line " +
+                           std::to_string(1 + std::count(solution.begin(), solution.begin() + long(solution.find("for (uint s = L / 2")), '\n')) +
+                           ") has no barrier";
+  CHECK_MESSAGE(hint.find(loop) == 0, hint);
 }
 
 TEST_CASE("lab 06 hints say what the result shows and guess nothing else") {
