@@ -1,11 +1,11 @@
 #!/usr/bin/env bash
-# make student-release DEST=dir [LABS=01,02,03] [ALLOW_GIVEN=1]: what students get. The starters, common/, the lab programs, the
+# make student-release DEST=dir [LABS=01,02,03]: what students get. The starters, common/, the lab programs, the
 # grader with the visible cases only, the lab READMEs, the students' README and demo, and the GitHub
 # Classroom workflow. Not: solutions/, hidden cases, the speed case's baseline (the solution), tests,
 # the example class, the mutants, the benchmark, the deck (its listings are cut from the solutions).
-# LABS releases those labs only (the others' folders, specs and references stay out); the grader
-# refuses when a released starter gives lines an unreleased lab's students write (ALLOW_GIVEN=1:
-# release anyway, the lines listed).
+# LABS releases those labs only (the others' folders, specs and references stay out). Any release,
+# of all labs too, is refused when a released starter gives lines that another lab's students
+# write (a lab that builds on an earlier one asks for the student's own code in a region instead).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 dest=${1:-}
@@ -17,8 +17,7 @@ made=0
 mkdir -p "$dest"
 release_args=(--dest "$dest")
 [ -n "${LABS:-}" ] && release_args+=(--labs "$LABS")
-[ -n "${ALLOW_GIVEN:-}" ] && release_args+=(--allow-given)
-# The grading data first: it is where a partial release is refused, before anything is copied.
+# The grading data first: it is where a release is refused, before anything is copied.
 if ! build/bin/grader release-specs "${release_args[@]}"; then
   [ "$made" = 1 ] && rm -rf "$dest"
   exit 1

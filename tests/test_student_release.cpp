@@ -1,10 +1,13 @@
 // make student-release: what students get holds no solution code, no hidden case, and still grades.
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <fstream>
+#include <map>
 #include <nlohmann/json.hpp>
 #include <set>
 
+#include "export/release.hpp"
 #include "kit/paths.hpp"
 #include "support.hpp"
 
@@ -72,24 +75,32 @@ TEST_CASE("make student-release: no solution line, no hidden case, and the relea
   }
   for (const char* script : {"scripts/setup.sh", "scripts/demo.sh"}) CHECK_MESSAGE(fs::exists(dest / script), script);
 
-  // The solutions' lines that no starter gives (a tree loop given in lab 06's starter is public,
-  // though lab 08 asks for it), searched for in every file of the release.
-  std::set<std::string> given, secret;
-  for (const auto& file : fs::recursive_directory_iterator(kit::root() / "labs"))
-    if (file.path().extension() == ".cl")
-      for (const std::string& line : lines_of(file.path())) given.insert(line);
-  for (const auto& lab : fs::directory_iterator(kit::root() / "solutions"))
-    for (const auto& file : fs::directory_iterator(lab.path()))
+  // No released file holds a line of another lab's answer: for each lab, the telling lines of its
+  // solution that neither its own starter nor an earlier lab's starter shows (a later lab may build
+  // on what an earlier starter gave: lab 06's SumPartials frame is in lab 08's answer), searched
+  // for in every file of the release, every other lab's starter included.
+  std::vector<std::string> labs;
+  for (const auto& lab : fs::directory_iterator(kit::root() / "solutions")) labs.push_back(lab.path().filename().string());
+  std::sort(labs.begin(), labs.end());
+  std::map<std::string, std::string> secret;  // line -> the lab whose students write it
+  for (std::size_t k = 0; k < labs.size(); ++k) {
+    std::set<std::string> shown;  // what the starters of this lab and the labs before it show
+    for (std::size_t e = 0; e <= k; ++e)
+      for (const auto& file : fs::directory_iterator(kit::root() / "labs" / labs[e]))
+        if (file.path().extension() == ".cl")
+          for (const std::string& line : lines_of(file.path())) shown.insert(line);
+    for (const auto& file : fs::directory_iterator(kit::root() / "solutions" / labs[k]))
       if (file.path().extension() == ".cl")
         for (const std::string& line : lines_of(file.path()))
-          if (telling(line) && !given.count(line)) secret.insert(line);
+          if (telling(line) && !shown.count(line)) secret.emplace(line, labs[k]);
+  }
   REQUIRE(secret.size() > 50);
   std::size_t files = 0;
   for (const auto& f : fs::recursive_directory_iterator(dest)) {
     if (!f.is_regular_file()) continue;
     ++files;
     for (const std::string& line : lines_of(f.path()))
-      if (secret.count(line)) FAIL_CHECK(f.path().string() << " holds the solution's line: " << line);
+      if (secret.count(line)) FAIL_CHECK(f.path().string() << " holds a line of lab " << secret.at(line) << "'s solution: " << line);
   }
   CHECK(files > 50);
 
@@ -113,7 +124,7 @@ TEST_CASE("make student-release: no solution line, no hidden case, and the relea
   CHECK_FALSE(fs::exists(dest / "grader/reference/06-cascade-reduction.baseline.cl"));  // the solution is not shipped
 }
 
-TEST_CASE("make student-release LABS=...: only those labs, and a starter handing out an unreleased lab's lines is refused") {
+TEST_CASE("make student-release LABS=...: only those labs, and the labs that build on earlier ones release alone") {
   test::TempDir dir;
   const std::string script = test::kit_path("scripts/student-release.sh");
   const auto three = test::run_command("LABS=01,03 " + script + " " + (dir / "r03").string() + " 2>&1");
@@ -127,17 +138,37 @@ TEST_CASE("make student-release LABS=...: only those labs, and a starter handing
   const json manifest = json::parse(test::read(dir / "r03" / "grader/reference/MANIFEST.json"));
   CHECK(manifest["labs"].size() == 2);
 
-  // Lab 08's starter gives sum_tree, whose loop is what lab 04's students write (its todo-6).
-  const auto eight = test::run_command("LABS=08 " + script + " " + (dir / "r08").string() + " 2>&1");
-  CHECK(eight.exit_code != 0);
-  CHECK(eight.output.find("labs/08-atomics-and-scan/AtomicsScan.cl:33-36 hands out lines") != std::string::npos);
-  CHECK(eight.output.find("lab 04-tree-reductions, which this release does not include") != std::string::npos);
-  CHECK_FALSE(fs::exists(dir / "r08"));  // nothing half-written is left
-  const auto anyway = test::run_command("LABS=08 ALLOW_GIVEN=1 " + script + " " + (dir / "r08").string() + " 2>&1");
-  CHECK_MESSAGE(anyway.exit_code == 0, anyway.output);
-  CHECK(anyway.output.find("released anyway (--allow-given)") != std::string::npos);
-  CHECK(fs::exists(dir / "r08" / "labs/08-atomics-and-scan/AtomicsScan.cl"));
-  // Released with the labs it borrows from (lab 06's sweep is given in part 4), nothing is refused.
-  const auto both = test::run_command("LABS=04,06,08 " + script + " " + (dir / "r48").string() + " 2>&1");
-  CHECK_MESSAGE(both.exit_code == 0, both.output);
+  // Labs 06 and 08 ask for the student's own lab 04 tree and lab 06 sweep: each releases alone.
+  for (const char* lab : {"06", "08"}) {
+    const auto alone = test::run_command(std::string("LABS=") + lab + " " + script + " " + (dir / lab).string() + " 2>&1");
+    CHECK_MESSAGE(alone.exit_code == 0, alone.output);
+  }
+  CHECK(fs::exists(dir / "08" / "labs/08-atomics-and-scan/AtomicsScan.cl"));
+  CHECK_FALSE(fs::exists(dir / "08" / "labs/04-tree-reductions"));
+}
+
+TEST_CASE("the release tool refuses a starter that hands out another lab's answer, whichever labs it releases") {
+  // A copy of the kit's labs 04 and 08, then lab 04's tree pasted into the given code of lab 08's
+  // starter: refused released alone and released with lab 04, naming the lines and the region.
+  test::TempDir dir;
+  for (const char* tree : {"labs", "solutions"})
+    for (const char* lab : {"04-tree-reductions", "08-atomics-and-scan"}) {
+      fs::create_directories(dir / tree / lab);
+      fs::copy(kit::root() / tree / lab, dir / tree / lab, fs::copy_options::recursive);
+    }
+  const std::vector<std::string> both = {"04-tree-reductions", "08-atomics-and-scan"}, eight = {"08-atomics-and-scan"};
+  CHECK(grader::given_solution_lines(dir / "labs", dir / "solutions", both).empty());
+  CHECK(grader::given_solution_lines(dir / "labs", dir / "solutions", eight).empty());
+  const fs::path starter = dir / "labs/08-atomics-and-scan/AtomicsScan.cl";
+  test::write(starter, test::read(starter) +
+                           "\nvoid handed_out(local int *scratch, uint tid, uint L)\n{\n"
+                           "    for (uint s = L / 2; s > 0; s >>= 1)\n    {\n        if (tid < s)\n"
+                           "            scratch[tid] += scratch[tid + s];\n        barrier(CLK_LOCAL_MEM_FENCE);\n    }\n}\n");
+  for (const auto* released : {&both, &eight}) {
+    const auto found = grader::given_solution_lines(dir / "labs", dir / "solutions", *released);
+    REQUIRE(found.size() == 2);  // the loop of lab 04's rung 3 (todo-4) and of rung 4 (todo-6)
+    CHECK(found[0].find("labs/08-atomics-and-scan/AtomicsScan.cl:") == 0);
+    CHECK(found[0].find("of solutions/04-tree-reductions/TreeReductions.cl (region todo-4 of lab 04-tree-reductions") != std::string::npos);
+    CHECK(found[1].find("(region todo-6 of lab 04-tree-reductions") != std::string::npos);
+  }
 }

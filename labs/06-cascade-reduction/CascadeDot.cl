@@ -7,10 +7,24 @@
 // power of two (1 .. 1024); scratch holds L floats. It must be correct for any n >= 1.
 
 // student: todo-1
-// Fill in the TODOs (1a and 1b, 2, 3), then run:   build/bin/06-cascade-reduction --check
+// Fill in the TODOs (0 from lab 04, 1a and 1b, 2, 3), then run:   build/bin/06-cascade-reduction --check
 // (the lab's README.md explains the cascade step by step).
 // Your code goes between the "// student: NAME" and "// student-end" lines; the code around them is given.
 // student-end
+
+// The tree both kernels end with, your own from lab 04: scratch[0 .. L-1] folded into scratch[0] by
+// sequential addressing (stride s = L/2, L/4, ..., 1; the first s work-items fold the upper half of
+// scratch[0 .. 2s-1] onto the lower half). Every work-item of the group calls it, its value in
+// scratch[tid]; L is a power of two.
+void tree_sum(local float *scratch, const uint tid, const uint L)
+{
+    // student: lab04-tree
+    // TODO 0, from lab 04: paste the loop you wrote there for rung 3 (reduce3_sequential's TODO in
+    //   labs/04-tree-reductions/TreeReductions.cl) as it is: it uses the same scratch, tid and L,
+    //   here over floats. Afterwards scratch[0] holds the sum of scratch[0 .. L-1], and every
+    //   work-item has reached each of the loop's barriers.
+    // student-end
+}
 
 // Over lab 03: many float4 products per work-item, so the tree and a partial cost once per G*L*k elements, not per L.
 kernel void
@@ -55,14 +69,7 @@ DotCascade(global const float *dA, global const float *dB, local float *scratch,
     scratch[tid] = sum;
     barrier(CLK_LOCAL_MEM_FENCE);               // every work-item's sum is in scratch
 
-    // Sequential addressing: stride s = L/2, L/4, ..., 1; the first s work-items fold the upper
-    // half of scratch[0 .. 2s-1] onto the lower half.
-    for (uint s = L / 2; s > 0; s >>= 1)
-    {
-        if (tid < s)
-            scratch[tid] += scratch[tid + s];
-        barrier(CLK_LOCAL_MEM_FENCE);           // this level is done before the next one reads it
-    }
+    tree_sum(scratch, tid, L);           // your lab 04 tree (TODO 0)
 
     if (tid == 0)
         partials[get_group_id(0)] = scratch[0];
@@ -84,12 +91,7 @@ SumPartials(global const float *partials, global float *result, local float *scr
     scratch[tid] = sum;
     barrier(CLK_LOCAL_MEM_FENCE);
 
-    for (uint s = L / 2; s > 0; s >>= 1)
-    {
-        if (tid < s)
-            scratch[tid] += scratch[tid + s];
-        barrier(CLK_LOCAL_MEM_FENCE);
-    }
+    tree_sum(scratch, tid, L);
 
     if (tid == 0)
         result[0] = scratch[0];

@@ -3,6 +3,8 @@
 // GPU branch on PoCL too, so that a mistake in its grid-stride loop costs points.
 #include <doctest/doctest.h>
 
+#include <algorithm>
+
 #include "tools/mutate.hpp"
 
 #include "cascade.hpp"
@@ -135,6 +137,43 @@ TEST_CASE("on the large cases' whole-number data, a kernel that skips the scalar
   }
 }
 
+TEST_CASE("lab 06: without the tree from lab 04 (TODO 0) the hint names the tree, on both branches and both combines") {
+  // tree_sum's region left as the starter has it: each partial is its work-item 0's own sum.
+  const std::string solution = test::read(kit::lab_file(lab06::kLab, lab06::kKernelFile, true));
+  const std::string loop = solution.substr(solution.find("    for (uint s = L / 2;"),
+                                           solution.find("    // student-end", solution.find("// student: lab04-tree")) -
+                                               solution.find("    for (uint s = L / 2;"));
+  REQUIRE(loop.find("scratch[tid] += scratch[tid + s];") != std::string::npos);
+  test::TempDir dir;
+  test::write(dir / "CascadeDot.cl", test::replace_once(solution, loop, ""));
+  for (const lab06::Branch branch : {lab06::Branch::Cpu, lab06::Branch::Gpu})
+    for (const bool device : {false, true}) {
+      const lab06::Case c{1003, 16, 4, kit::DataKind::Integers, 5, device, branch};
+      CAPTURE(device);
+      const auto in = lab06::make_inputs(c);
+      const kit::Verdict verdict =
+          lab06::check(c, in, lab06::Runner(test::runtime(), dir / "CascadeDot.cl", c, in).run(0, 1), lab06::expected(in));
+      CHECK_FALSE(verdict.pass);
+      CHECK_MESSAGE(verdict.hint.find("each work-group's partial is only its work-item 0's own sum: the tree adds nothing. TODO 0") == 0,
+                    verdict.hint);
+    }
+}
+
+TEST_CASE("lab 06: a tree_sum loop without its barrier is named with its line, as the other labs' tree loops") {
+  const std::string solution = test::read(kit::lab_file(lab06::kLab, lab06::kKernelFile, true));
+  const std::string barrier = "        barrier(CLK_LOCAL_MEM_FENCE);           // this level is done before the next one reads it\n";
+  test::TempDir dir;
+  test::write(dir / "CascadeDot.cl", test::replace_once(solution, barrier, ""));
+  const lab06::Case c{1003, 16, 4, kit::DataKind::Integers, 5, false, lab06::Branch::Gpu};
+  const auto in = lab06::make_inputs(c);
+  const lab06::Outputs out = lab06::Runner(test::runtime(), dir / "CascadeDot.cl", c, in).run(0, 1);
+  const std::string hint = lab06::diagnose(c, in, out, lab06::expected(in));
+  const std::string loop = "tree_sum's tree loop (line " +
+                           std::to_string(1 + std::count(solution.begin(), solution.begin() + long(solution.find("for (uint s = L / 2")), '\n')) +
+                           ") has no barrier";
+  CHECK_MESSAGE(hint.find(loop) == 0, hint);
+}
+
 TEST_CASE("lab 06 hints say what the result shows and guess nothing else") {
   // A result off by an amount that is not the tail's products: the hint says how far off it is,
   // without naming a cause; a result of 0 is named as such.
@@ -158,8 +197,8 @@ TEST_CASE("lab 06 hints say what the result shows and guess nothing else") {
   device.elements = 2003, device.local = 4, device.groups = 12;
   const auto din = lab06::make_inputs(device);
   const std::string solution = test::read(kit::lab_file(lab06::kLab, lab06::kKernelFile, true));
-  const std::string tree = "for (uint s = L / 2; s > 0; s >>= 1)";
-  const std::string quarter = solution.substr(0, solution.rfind(tree)) + "for (uint s = L / 4; s > 0; s >>= 1)" +
+  const std::string tree = "tree_sum(scratch, tid, L);";  // SumPartials' call is the last
+  const std::string quarter = solution.substr(0, solution.rfind(tree)) + "tree_sum(scratch, tid, L / 2);" +
                               solution.substr(solution.rfind(tree) + tree.size());
   test::TempDir dir;
   test::write(dir / "CascadeDot.cl", quarter);

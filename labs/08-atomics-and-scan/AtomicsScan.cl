@@ -1,7 +1,7 @@
 // Lab 08 AtomicsScan: what comes after a tree reduction, in three parts.
 //   1. One launch, one total: each work-group reduces its L elements in local memory, then adds
 //      its partial to a single global total, with atomic_add for ints and a compare-and-swap loop
-//      for floats. sum_tree, the read-back baseline, is given.
+//      for floats. sum_tree, the read-back baseline, is given: it runs your tree (tree_sum).
 //   2. Accuracy: runs of floats summed naively (in order), pairwise (sum_tree, pass after pass)
 //      and Kahan-compensated, each compared with the exact sum.
 //   3. Scan: the work-efficient (Blelloch) prefix sum of one work-group's L ints, extended to any
@@ -13,14 +13,37 @@
 // some take, and never return before a barrier.
 
 // student: todo-1
-// Fill in the TODOs, part by part (the lab's README.md explains each step).
+// Fill in the TODOs, part by part (the lab's README.md explains each step). Five of them take your
+// own code from earlier labs: the tree of lab 04 (tree_sum, tree_sum_int) and the sweep of lab 06
+// (dot_sweep). Paste those in first: sum_tree and the other kernels call them.
 // Your code goes between the "// student: NAME" and "// student-end" lines; the code around them is given.
 // student-end
 
 // What compaction keeps; the host's reference uses the same rule.
 #define KEEP(x) ((x) > 0)
 
-// Given, the baseline (lab 04's rung 3 in float): each work-group's sum goes to partials[group].
+// Your tree from lab 04 (rung 3, sequential addressing), for the kernels below: scratch[0 .. L-1]
+// folded into scratch[0]. Every work-item of the group calls it, its value in scratch[tid]; L is
+// a power of two. Once over floats (sum_tree, sum_float_atomic, dot_single_pass), once over ints
+// (sum_int_atomic).
+void tree_sum(local float *scratch, const uint tid, const uint L)
+{
+    // student: lab04-tree
+    // TODO (from lab 04): paste the loop you wrote for rung 3 (reduce3_sequential's TODO in lab
+    //   04's TreeReductions.cl) as it is: it uses the same scratch, tid and L, here over floats.
+    //   Afterwards scratch[0] holds the sum of scratch[0 .. L-1], and every work-item has reached
+    //   each of the loop's barriers.
+    // student-end
+}
+
+void tree_sum_int(local int *scratch, const uint tid, const uint L)
+{
+    // student: lab04-tree-int
+    // TODO (from lab 04): the same loop again, over ints: lab 04's own type.
+    // student-end
+}
+
+// The baseline, lab 04's rung 3 in float with your tree_sum: each work-group's sum goes to partials[group].
 kernel void
 sum_tree(global const float *in, global float *partials, local float *scratch, const uint n)
 {
@@ -30,12 +53,7 @@ sum_tree(global const float *in, global float *partials, local float *scratch, c
 
     scratch[tid] = (gid < n) ? in[gid] : 0.0f;
     barrier(CLK_LOCAL_MEM_FENCE);
-    for (uint s = L / 2; s > 0; s >>= 1)
-    {
-        if (tid < s)
-            scratch[tid] += scratch[tid + s];
-        barrier(CLK_LOCAL_MEM_FENCE);
-    }
+    tree_sum(scratch, tid, L);
     if (tid == 0)
         partials[get_group_id(0)] = scratch[0];
 }
@@ -50,12 +68,7 @@ sum_int_atomic(global const int *in, global int *total, local int *scratch, cons
 
     scratch[tid] = (gid < n) ? in[gid] : 0;
     barrier(CLK_LOCAL_MEM_FENCE);
-    for (uint s = L / 2; s > 0; s >>= 1)
-    {
-        if (tid < s)
-            scratch[tid] += scratch[tid + s];
-        barrier(CLK_LOCAL_MEM_FENCE);
-    }
+    tree_sum_int(scratch, tid, L);
     // student: todo-2
     // TODO: *total grows by the group's sum, scratch[0], once per work-group (the host sets it to 0
     //   before the launch). Invariant: no group's update is lost, whatever order and timing the
@@ -92,12 +105,7 @@ sum_float_atomic(global const float *in, global float *total, local float *scrat
 
     scratch[tid] = (gid < n) ? in[gid] : 0.0f;
     barrier(CLK_LOCAL_MEM_FENCE);
-    for (uint s = L / 2; s > 0; s >>= 1)
-    {
-        if (tid < s)
-            scratch[tid] += scratch[tid + s];
-        barrier(CLK_LOCAL_MEM_FENCE);
-    }
+    tree_sum(scratch, tid, L);
     // student: todo-4
     // TODO: the group's sum, scratch[0], is added to *total once per work-group, with
     //   atomic_add_float.
@@ -240,50 +248,30 @@ compact_scatter(global const int *in, global const int *positions, global int *o
 // the partial does, and the last group adds a stale partial (see the README, part 4).
 // The local size L is a power of two; scratch holds L floats; ticket is 0 before the first launch.
 
-// Given, lab 06's sweep (its solution, both branches): this work-item's share of sum a_i b_i.
+// Your sweep from lab 06 (DotCascade's TODOs 1a, 1b and 2, both branches): this work-item's share
+// of sum a_i b_i, returned. On a CPU the host builds with -D CONTIGUOUS, as in lab 06.
 float dot_sweep(global const float *dA, global const float *dB, const uint n)
 {
-    uint gid = get_global_id(0);
+    uint gid = get_global_id(0);    // this work-item's number in the whole grid: 0 .. G*L-1
     float4 acc = (float4)(0.0f);
 #ifdef CONTIGUOUS
-    uint chunks = n / 4, per_item = (chunks + get_global_size(0) - 1) / get_global_size(0);
-    uint i = min(gid * per_item, chunks), end = min(i + per_item, chunks);
-    float8 s0 = (float8)(0.0f), s1 = s0, s2 = s0, s3 = s0, s4 = s0, s5 = s0, s6 = s0, s7 = s0;
-    for (; i + 16 <= end; i += 16) {
-        global const float *a = dA + 4 * i, *b = dB + 4 * i;
-        s0 += vload8(0, a) * vload8(0, b);
-        s1 += vload8(1, a) * vload8(1, b);
-        s2 += vload8(2, a) * vload8(2, b);
-        s3 += vload8(3, a) * vload8(3, b);
-        s4 += vload8(4, a) * vload8(4, b);
-        s5 += vload8(5, a) * vload8(5, b);
-        s6 += vload8(6, a) * vload8(6, b);
-        s7 += vload8(7, a) * vload8(7, b);
-    }
-    s0 = ((s0 + s1) + (s2 + s3)) + ((s4 + s5) + (s6 + s7));
-    acc = s0.lo + s0.hi;
-    for (; i < end; ++i)
-        acc += vload4(i, dA) * vload4(i, dB);
+    // student: lab06-sweep-cpu
+    // TODO (from lab 06): paste what you wrote for lab 06's TODO 1a (DotCascade's CONTIGUOUS branch)
+    //   as it is: it has gid, n, dA, dB and acc, as there. Afterwards acc holds this work-item's
+    //   share of the products of the n / 4 whole chunks, one contiguous run of chunks per work-item.
+    // student-end
 #else
-    for (uint i = gid; i < n / 4; i += get_global_size(0))
-        acc += vload4(i, dA) * vload4(i, dB);
+    // student: lab06-sweep-gpu
+    // TODO (from lab 06): paste what you wrote for lab 06's TODO 1b, the grid-stride loop over the
+    //   chunks: afterwards acc holds the products of the chunks gid, gid + G*L, ... below n / 4.
+    // student-end
 #endif
     float sum = (acc.x + acc.y) + (acc.z + acc.w);
-    for (uint k = gid; k < n % 4; k += get_global_size(0))
-        sum += dA[4 * (n / 4) + k] * dB[4 * (n / 4) + k];
+    // student: lab06-tail
+    // TODO (from lab 06): paste what you wrote for lab 06's TODO 2, the scalar tail: afterwards each
+    //   of the last n % 4 elements has been added into the sum of exactly one work-item.
+    // student-end
     return sum;
-}
-
-// Given: scratch[0 .. L-1] folded into scratch[0] (the sequential-addressing tree).
-void tree_sum(local float *scratch)
-{
-    uint tid = get_local_id(0);
-    for (uint s = get_local_size(0) / 2; s > 0; s >>= 1)
-    {
-        if (tid < s)
-            scratch[tid] += scratch[tid + s];
-        barrier(CLK_LOCAL_MEM_FENCE);
-    }
 }
 
 kernel void
@@ -297,7 +285,7 @@ dot_single_pass(global const float *dA, global const float *dB, local float *scr
 
     scratch[tid] = dot_sweep(dA, dB, n);
     barrier(CLK_LOCAL_MEM_FENCE);
-    tree_sum(scratch);
+    tree_sum(scratch, tid, L);
 
     // student: todo-14
     // TODO: publish this group's partial sum (scratch[0]) where the last group to finish will read

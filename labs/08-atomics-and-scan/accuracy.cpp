@@ -172,7 +172,7 @@ std::string diagnose_accuracy(const Case& c, const AccuracyOutputs& out, const s
     return "sum_kahan gives exactly the naive sums: the compensation never reaches the next element "
            "(y = x - c; t = sum + y; c = (t - sum) - y; sum = t)";
   const auto errors = accuracy_errors(c, out, exact);
-  if (errors[1].worst_of_bound > 1) return "sum_tree is given finished: has it been changed?";
+  if (errors[1].worst_of_bound > 1) return "the pairwise sums are beyond their bound: sum_tree runs tree_sum, your tree from lab 04: check tree_sum";
   return "compare sum_kahan with the four statements in the README, in that order; c must be computed from the old "
          "sum, before sum = t";
 }

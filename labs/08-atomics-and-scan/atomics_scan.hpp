@@ -6,6 +6,7 @@
 // level) and compacts them.
 #include <cstdint>
 #include <filesystem>
+#include <limits>
 #include <map>
 #include <optional>
 #include <string>
@@ -90,7 +91,17 @@ struct FloatExpected {
   double abs = 0;           // sum of |x|
   double abs_partials = 0;  // sum over work-groups of |exact group sum|
   bool whole = false;       // every element a whole number (the grader's data)
+  // The total when every group's tree adds nothing (tree_sum left empty): each group's first
+  // element alone reaches the total. Not stored in references; NaN when not known.
+  double first_items = std::numeric_limits<double>::quiet_NaN();
 };
+// The sum of each work-group's first element: the total that an empty tree gives.
+template <typename T>
+double first_items_sum(const Case& c, const std::vector<T>& in) {
+  double sum = 0;
+  for (std::size_t i = 0; i < in.size() && c.local > 0; i += c.local) sum += double(in[i]);
+  return sum;
+}
 std::int64_t expected_int_sum(const std::vector<std::int32_t>& in);
 FloatExpected expected_float_sum(const Case& c, const std::vector<float>& in);
 // Each group's tree rounds an element at most log2 L times: gamma_a * sum|x| (a = log2 L). The G
@@ -102,12 +113,14 @@ double atomic_float_bound(const Case& c, const FloatExpected& e);
 
 std::optional<std::string> atomic_int_difference(const Case& c, std::int64_t got, std::int64_t expected);
 std::optional<std::string> atomic_float_difference(const Case& c, double got, const FloatExpected& e);
-std::string diagnose_atomic(const Case& c, double got, double expected);
+std::string diagnose_atomic(const Case& c, double got, double expected,
+                            double first_items = std::numeric_limits<double>::quiet_NaN());
 // The hint for a contention case (many launches of the same data on several threads) that lost
 // updates: a wrong value of a known kind, else work-groups that ran at the same time raced for the
 // total (a plain += where the code has no compare-and-swap; a compare-and-swap without its retry
 // only where `compare_and_swap`: the kernel's code calls one), whether some launches were right or none.
-std::string diagnose_contention(const Case& c, double got, double expected, bool some_right, bool compare_and_swap = false);
+std::string diagnose_contention(const Case& c, double got, double expected, bool some_right, bool compare_and_swap = false,
+                                double first_items = std::numeric_limits<double>::quiet_NaN());
 
 // The verdict on an atomic part's totals: every launch exact (ints; e.exact holds the int sum) or
 // within the float bound. `totals` holds each total with the launches that gave it, in order; with

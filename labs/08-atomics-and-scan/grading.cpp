@@ -92,20 +92,28 @@ struct Lab08 {
   kit::Verdict check(const Case& s, const json& reference, const json& outputs) const {
     const lab08::Case& c = s.c;
     switch (c.part) {
-      case Part::AtomicInt:
-        return lab08::check_atomic(c, lab08::atomic_totals_from_json(outputs), {reference.at("total").get<double>()}, s.threads);
-      case Part::AtomicFloat:
-        return lab08::check_atomic(c, lab08::atomic_totals_from_json(outputs), reference.get<lab08::FloatExpected>(), s.threads,
-                                   outputs.value("compare_and_swap", false));
+      case Part::AtomicInt: {
+        lab08::FloatExpected e{reference.at("total").get<double>()};
+        e.first_items = lab08::first_items_sum(c, lab08::make_ints(c));
+        return lab08::check_atomic(c, lab08::atomic_totals_from_json(outputs), e, s.threads);
+      }
+      case Part::AtomicFloat: {
+        lab08::FloatExpected e = reference.get<lab08::FloatExpected>();
+        e.first_items = lab08::first_items_sum(c, lab08::make_whole_floats(c));
+        return lab08::check_atomic(c, lab08::atomic_totals_from_json(outputs), e, s.threads, outputs.value("compare_and_swap", false));
+      }
       case Part::Accuracy:
         return lab08::check_accuracy(c, outputs.get<lab08::AccuracyOutputs>(), reference.at("runs").get<std::vector<lab08::RunExact>>(),
                                      kit::reals_from_json(reference.at("naive")));
       case Part::ScanExclusive:
       case Part::ScanInclusive:
       case Part::Compact: return lab08::check_scan(c, lab08::make_ints(c), lab08::scan_seen_from_json(c, outputs, reference));
-      case Part::SinglePass:
-        return lab08::check_single_pass(c.elements, outputs.at("local").get<std::size_t>(), outputs.at("groups").get<std::size_t>(),
-                                        lab08::atomic_totals_from_json(outputs), reference.get<lab08::DotExpected>());
+      case Part::SinglePass: {
+        const std::size_t local = outputs.at("local").get<std::size_t>(), groups = outputs.at("groups").get<std::size_t>();
+        lab08::DotExpected e = reference.get<lab08::DotExpected>();
+        e.empty_tree = lab08::empty_tree_dots(lab08::dot_input(c, 0), lab08::dot_input(c, 1), local, groups);
+        return lab08::check_single_pass(c.elements, local, groups, lab08::atomic_totals_from_json(outputs), e);
+      }
     }
     return {false, "unknown part", ""};
   }

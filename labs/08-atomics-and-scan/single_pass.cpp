@@ -113,9 +113,31 @@ double single_pass_bound(std::size_t elements, std::size_t local, std::size_t gr
   return kit::gamma_float(depth) * e.abs;
 }
 
+std::vector<double> empty_tree_dots(const std::vector<float>& a, const std::vector<float>& b, std::size_t local, std::size_t groups) {
+  std::vector<double> results;
+  if (local < 2) return results;  // a group of one has no tree to leave out
+  const std::size_t n = a.size(), items = local * groups, chunks = n / 4, per_item = (chunks + items - 1) / items;
+  for (const bool contiguous : {true, false}) {
+    double result = 0;
+    for (std::size_t t = 0; t < groups; t += local) {  // the partials work-item 0 of the last group adds
+      const std::size_t gid = t * local;               // work-item 0 of group t
+      const auto chunk = [&](std::size_t k) {
+        for (std::size_t i = 4 * k; i < 4 * k + 4; ++i) result += double(a[i]) * double(b[i]);
+      };
+      if (contiguous)
+        for (std::size_t k = std::min(gid * per_item, chunks); k < std::min(gid * per_item + per_item, chunks); ++k) chunk(k);
+      else
+        for (std::size_t k = gid; k < chunks; k += items) chunk(k);
+      for (std::size_t k = gid; k < n % 4; k += items) result += double(a[4 * chunks + k]) * double(b[4 * chunks + k]);
+    }
+    results.push_back(result);
+  }
+  return results;
+}
+
 namespace {
 
-std::string single_pass_hint(double got, const DotExpected& e, bool some_right, bool first_right) {
+std::string single_pass_hint(double got, const DotExpected& e, double bound, bool some_right, bool first_right) {
   if (std::isnan(got))
     return first_right ? "the first launch was right and a later one wrote no result: the last group must set the ticket back "
                          "to 0 (atomic_xchg), or the next launch's tickets start at G and no group is the last; and each group "
@@ -123,7 +145,13 @@ std::string single_pass_hint(double got, const DotExpected& e, bool some_right, 
                          "G - 1, and the ticket is not set back"
                        : "no work-group wrote the result: the group whose atomic_inc returns G - 1 (the count before its own "
                          "increment) is the last one, and its work-item 0 writes result[0]";
-  if (got == 0 && e.exact != 0) return "the result is 0: did the last group add the partials (every L-th one per work-item, then a tree)?";
+  for (const double v : e.empty_tree)
+    if (v != e.exact && std::fabs(got - v) <= bound)
+      return "the result is what work-item 0 of each group holds before its tree: the trees add nothing. tree_sum holds "
+             "your loop from lab 04 (rung 3, sequential addressing)";
+  if (got == 0 && e.exact != 0)
+    return "the result is 0: does dot_sweep return the work-item's products (its three regions: your lab 06 sweep and tail), "
+           "and did the last group add the partials (every L-th one per work-item, then a tree)?";
   return std::string(some_right ? "some launches were right, others not: " : "") +
          "the last group added partials that were not all there: each group stores its partial, then a "
          "mem_fence(CLK_GLOBAL_MEM_FENCE), then takes its ticket; the last one fences after its ticket and before "
@@ -153,7 +181,7 @@ kit::Verdict check_single_pass(std::size_t elements, std::size_t local, std::siz
                            (bound == 0 ? " (exact: whole numbers below 2^24 add exactly in float, in any order)"
                                        : ", tolerance " + number(bound) + " (the sweep's and the trees' rounding bound)");
   const std::string count = launches == 1 ? "" : std::to_string(wrong) + " of " + std::to_string(launches) + " launches wrong; the first: ";
-  return {false, count + what, single_pass_hint(*first_wrong, e, wrong < launches, first_right)};
+  return {false, count + what, single_pass_hint(*first_wrong, e, bound, wrong < launches, first_right)};
 }
 
 }  // namespace lab08

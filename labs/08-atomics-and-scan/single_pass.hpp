@@ -67,8 +67,13 @@ class SinglePass {
 // product and partial sum is a whole number below 2^53.
 struct DotExpected {
   double exact = 0, abs = 0;
+  // The results when the trees add nothing (tree_sum left empty), for the CPU branch's runs and the
+  // GPU branch's grid stride: work-item 0 of the last group adds the partials t = 0, L, 2L, ...,
+  // each its own group's work-item 0's sum. Not stored in references; empty when not known.
+  std::vector<double> empty_tree = {};
 };
 DotExpected expected_dot(const std::vector<float>& a, const std::vector<float>& b);
+std::vector<double> empty_tree_dots(const std::vector<float>& a, const std::vector<float>& b, std::size_t local, std::size_t groups);
 // The two arrays a case dots: whole numbers -8..8 (seeds c.seed and c.seed + 1).
 std::vector<float> dot_input(const Case& c, int which);
 

@@ -465,3 +465,25 @@ TEST_CASE("lab 08: the program's --check is as strict as the grader's contention
   const auto good = check(test::read(solution()));
   CHECK_MESSAGE(good.exit_code == 0, good.output);
 }
+
+TEST_CASE("lab 08: without the tree from lab 04 (tree_sum, tree_sum_int) the hints of part 1 name the tree") {
+  // Both tree regions left as the starter has them: each group's first element alone reaches a total.
+  std::string kernel = test::read(solution());
+  for (const std::string region : {"// student: lab04-tree\n", "// student: lab04-tree-int\n"}) {
+    const std::size_t body = kernel.find(region) + region.size(), end = kernel.find("    // student-end", body);
+    REQUIRE(kernel.substr(body, end - body).find("scratch[tid] += scratch[tid + s];") != std::string::npos);
+    kernel.erase(body, end - body);
+  }
+  test::TempDir dir;
+  test::write(dir / "AtomicsScan.cl", kernel);
+  const auto run = test::run_command("POCL_MAX_PTHREAD_COUNT=1 '" + std::string(KIT_BIN_DIR) +
+                                     "/08-atomics-and-scan' --check --part atomics --elements 1000 --local 64 --repeats 2 -k '" +
+                                     (dir / "AtomicsScan.cl").string() + "'");
+  CHECK_MESSAGE(run.exit_code == 1, run.output);
+  const std::string tree = "only each work-group's first element reached the total: the tree adds nothing. tree_sum and tree_sum_int "
+                           "hold your loop from lab 04";
+  std::size_t named = 0;
+  for (std::size_t at = run.output.find(tree); at != std::string::npos; at = run.output.find(tree, at + 1)) ++named;
+  CHECK_MESSAGE(named == 2, run.output);  // sum_int_atomic and sum_float_atomic
+  CHECK_MESSAGE(run.output.find("sum_tree is given, around tree_sum, your tree from lab 04: check tree_sum") != std::string::npos, run.output);
+}

@@ -30,7 +30,9 @@ kit::Verdict run_single_pass(const std::filesystem::path& file, int launches) {
   const lab08::SinglePassOutputs out = pass.run(0, launches, true);
   std::vector<std::pair<double, int>> results;
   for (double r : out.results) results.emplace_back(r, 1);
-  return lab08::check_single_pass(c.elements, out.local, out.groups, results, lab08::expected_dot(a, b));
+  lab08::DotExpected e = lab08::expected_dot(a, b);
+  e.empty_tree = lab08::empty_tree_dots(a, b, out.local, out.groups);  // as the grader's check
+  return lab08::check_single_pass(c.elements, out.local, out.groups, results, e);
 }
 
 // The solution with `from` replaced by `to` (which must be there), written to a temporary file.
@@ -65,6 +67,13 @@ TEST_CASE("lab 08 single pass: the starter and the typical mistakes fail, each w
   const kit::Verdict off_by_one = run_single_pass(mutant(dir, "== G - 1", "== G"), 1);
   CHECK_FALSE(off_by_one.pass);
   CHECK(off_by_one.hint.find("G - 1") != std::string::npos);
+
+  // tree_sum as the starter has it, empty: the student's lab 04 tree not pasted in.
+  const std::string tree = "    for (uint s = L / 2; s > 0; s >>= 1)\n    {\n        if (tid < s)\n"
+                           "            scratch[tid] += scratch[tid + s];\n        barrier(CLK_LOCAL_MEM_FENCE);\n    }\n";
+  const kit::Verdict no_tree = run_single_pass(mutant(dir, "// student: lab04-tree\n" + tree, "// student: lab04-tree\n"), 1);
+  CHECK_FALSE(no_tree.pass);
+  CHECK_MESSAGE(no_tree.hint.find("the trees add nothing. tree_sum holds your loop from lab 04") != std::string::npos, no_tree.hint);
 }
 
 TEST_CASE("lab 08 single pass: the bound is 0 for whole numbers below 2^24, gamma_D * sum|a b| beyond") {

@@ -9,6 +9,22 @@
 // student: todo-1
 // student-end
 
+// The tree both kernels end with, your own from lab 04: scratch[0 .. L-1] folded into scratch[0] by
+// sequential addressing (stride s = L/2, L/4, ..., 1; the first s work-items fold the upper half of
+// scratch[0 .. 2s-1] onto the lower half). Every work-item of the group calls it, its value in
+// scratch[tid]; L is a power of two.
+void tree_sum(local float *scratch, const uint tid, const uint L)
+{
+    // student: lab04-tree
+    for (uint s = L / 2; s > 0; s >>= 1)
+    {
+        if (tid < s)
+            scratch[tid] += scratch[tid + s];
+        barrier(CLK_LOCAL_MEM_FENCE);           // this level is done before the next one reads it
+    }
+    // student-end
+}
+
 // Over lab 03: many float4 products per work-item, so the tree and a partial cost once per G*L*k elements, not per L.
 kernel void
 DotCascade(global const float *dA, global const float *dB, local float *scratch, global float *partials,
@@ -71,14 +87,7 @@ DotCascade(global const float *dA, global const float *dB, local float *scratch,
     scratch[tid] = sum;
     barrier(CLK_LOCAL_MEM_FENCE);               // every work-item's sum is in scratch
 
-    // Sequential addressing: stride s = L/2, L/4, ..., 1; the first s work-items fold the upper
-    // half of scratch[0 .. 2s-1] onto the lower half.
-    for (uint s = L / 2; s > 0; s >>= 1)
-    {
-        if (tid < s)
-            scratch[tid] += scratch[tid + s];
-        barrier(CLK_LOCAL_MEM_FENCE);           // this level is done before the next one reads it
-    }
+    tree_sum(scratch, tid, L);           // your lab 04 tree (TODO 0)
 
     if (tid == 0)
         partials[get_group_id(0)] = scratch[0];
@@ -101,12 +110,7 @@ SumPartials(global const float *partials, global float *result, local float *scr
     scratch[tid] = sum;
     barrier(CLK_LOCAL_MEM_FENCE);
 
-    for (uint s = L / 2; s > 0; s >>= 1)
-    {
-        if (tid < s)
-            scratch[tid] += scratch[tid + s];
-        barrier(CLK_LOCAL_MEM_FENCE);
-    }
+    tree_sum(scratch, tid, L);
 
     if (tid == 0)
         result[0] = scratch[0];

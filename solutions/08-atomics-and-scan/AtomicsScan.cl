@@ -1,7 +1,7 @@
 // Lab 08 AtomicsScan: what comes after a tree reduction, in three parts.
 //   1. One launch, one total: each work-group reduces its L elements in local memory, then adds
 //      its partial to a single global total, with atomic_add for ints and a compare-and-swap loop
-//      for floats. sum_tree, the read-back baseline, is given.
+//      for floats. sum_tree, the read-back baseline, is given: it runs your tree (tree_sum).
 //   2. Accuracy: runs of floats summed naively (in order), pairwise (sum_tree, pass after pass)
 //      and Kahan-compensated, each compared with the exact sum.
 //   3. Scan: the work-efficient (Blelloch) prefix sum of one work-group's L ints, extended to any
@@ -18,7 +18,35 @@
 // What compaction keeps; the host's reference uses the same rule.
 #define KEEP(x) ((x) > 0)
 
-// Given, the baseline (lab 04's rung 3 in float): each work-group's sum goes to partials[group].
+// Your tree from lab 04 (rung 3, sequential addressing), for the kernels below: scratch[0 .. L-1]
+// folded into scratch[0]. Every work-item of the group calls it, its value in scratch[tid]; L is
+// a power of two. Once over floats (sum_tree, sum_float_atomic, dot_single_pass), once over ints
+// (sum_int_atomic).
+void tree_sum(local float *scratch, const uint tid, const uint L)
+{
+    // student: lab04-tree
+    for (uint s = L / 2; s > 0; s >>= 1)
+    {
+        if (tid < s)
+            scratch[tid] += scratch[tid + s];
+        barrier(CLK_LOCAL_MEM_FENCE);
+    }
+    // student-end
+}
+
+void tree_sum_int(local int *scratch, const uint tid, const uint L)
+{
+    // student: lab04-tree-int
+    for (uint s = L / 2; s > 0; s >>= 1)
+    {
+        if (tid < s)
+            scratch[tid] += scratch[tid + s];
+        barrier(CLK_LOCAL_MEM_FENCE);
+    }
+    // student-end
+}
+
+// The baseline, lab 04's rung 3 in float with your tree_sum: each work-group's sum goes to partials[group].
 kernel void
 sum_tree(global const float *in, global float *partials, local float *scratch, const uint n)
 {
@@ -28,12 +56,7 @@ sum_tree(global const float *in, global float *partials, local float *scratch, c
 
     scratch[tid] = (gid < n) ? in[gid] : 0.0f;
     barrier(CLK_LOCAL_MEM_FENCE);
-    for (uint s = L / 2; s > 0; s >>= 1)
-    {
-        if (tid < s)
-            scratch[tid] += scratch[tid + s];
-        barrier(CLK_LOCAL_MEM_FENCE);
-    }
+    tree_sum(scratch, tid, L);
     if (tid == 0)
         partials[get_group_id(0)] = scratch[0];
 }
@@ -48,12 +71,7 @@ sum_int_atomic(global const int *in, global int *total, local int *scratch, cons
 
     scratch[tid] = (gid < n) ? in[gid] : 0;
     barrier(CLK_LOCAL_MEM_FENCE);
-    for (uint s = L / 2; s > 0; s >>= 1)
-    {
-        if (tid < s)
-            scratch[tid] += scratch[tid + s];
-        barrier(CLK_LOCAL_MEM_FENCE);
-    }
+    tree_sum_int(scratch, tid, L);
     // student: todo-2
     // One work-item per group, one atomic read-modify-write: no update of another group is lost.
     if (tid == 0)
@@ -88,12 +106,7 @@ sum_float_atomic(global const float *in, global float *total, local float *scrat
 
     scratch[tid] = (gid < n) ? in[gid] : 0.0f;
     barrier(CLK_LOCAL_MEM_FENCE);
-    for (uint s = L / 2; s > 0; s >>= 1)
-    {
-        if (tid < s)
-            scratch[tid] += scratch[tid + s];
-        barrier(CLK_LOCAL_MEM_FENCE);
-    }
+    tree_sum(scratch, tid, L);
     // student: todo-4
     if (tid == 0)
         atomic_add_float(total, scratch[0]);
@@ -256,12 +269,14 @@ compact_scatter(global const int *in, global const int *positions, global int *o
 // the partial does, and the last group adds a stale partial (see the README, part 4).
 // The local size L is a power of two; scratch holds L floats; ticket is 0 before the first launch.
 
-// Given, lab 06's sweep (its solution, both branches): this work-item's share of sum a_i b_i.
+// Your sweep from lab 06 (DotCascade's TODOs 1a, 1b and 2, both branches): this work-item's share
+// of sum a_i b_i, returned. On a CPU the host builds with -D CONTIGUOUS, as in lab 06.
 float dot_sweep(global const float *dA, global const float *dB, const uint n)
 {
-    uint gid = get_global_id(0);
+    uint gid = get_global_id(0);    // this work-item's number in the whole grid: 0 .. G*L-1
     float4 acc = (float4)(0.0f);
 #ifdef CONTIGUOUS
+    // student: lab06-sweep-cpu
     uint chunks = n / 4, per_item = (chunks + get_global_size(0) - 1) / get_global_size(0);
     uint i = min(gid * per_item, chunks), end = min(i + per_item, chunks);
     float8 s0 = (float8)(0.0f), s1 = s0, s2 = s0, s3 = s0, s4 = s0, s5 = s0, s6 = s0, s7 = s0;
@@ -280,26 +295,19 @@ float dot_sweep(global const float *dA, global const float *dB, const uint n)
     acc = s0.lo + s0.hi;
     for (; i < end; ++i)
         acc += vload4(i, dA) * vload4(i, dB);
+    // student-end
 #else
+    // student: lab06-sweep-gpu
     for (uint i = gid; i < n / 4; i += get_global_size(0))
         acc += vload4(i, dA) * vload4(i, dB);
+    // student-end
 #endif
     float sum = (acc.x + acc.y) + (acc.z + acc.w);
+    // student: lab06-tail
     for (uint k = gid; k < n % 4; k += get_global_size(0))
         sum += dA[4 * (n / 4) + k] * dB[4 * (n / 4) + k];
+    // student-end
     return sum;
-}
-
-// Given: scratch[0 .. L-1] folded into scratch[0] (the sequential-addressing tree).
-void tree_sum(local float *scratch)
-{
-    uint tid = get_local_id(0);
-    for (uint s = get_local_size(0) / 2; s > 0; s >>= 1)
-    {
-        if (tid < s)
-            scratch[tid] += scratch[tid + s];
-        barrier(CLK_LOCAL_MEM_FENCE);
-    }
 }
 
 kernel void
@@ -313,7 +321,7 @@ dot_single_pass(global const float *dA, global const float *dB, local float *scr
 
     scratch[tid] = dot_sweep(dA, dB, n);
     barrier(CLK_LOCAL_MEM_FENCE);
-    tree_sum(scratch);
+    tree_sum(scratch, tid, L);
 
     // student: todo-14
     // Store the partial, fence, take a ticket: the fence keeps the store ahead of the ticket.
@@ -338,7 +346,7 @@ dot_single_pass(global const float *dA, global const float *dB, local float *scr
         sum += partials[t];
     scratch[tid] = sum;
     barrier(CLK_LOCAL_MEM_FENCE);
-    tree_sum(scratch);
+    tree_sum(scratch, tid, L);
     if (tid == 0)
     {
         result[0] = scratch[0];

@@ -61,6 +61,7 @@ struct CaseVerdict {
   bool failed = false;
   std::string status;  // for a failed case: the status word `grader check` printed (wrong, timeout, crashed, ...)
   std::string hint;    // the hint `grader check` printed for it ("" if none)
+  std::string what;    // for a failed case: what its status line says after "<status>: " (the result it got)
 };
 
 // Each visible case's verdict as `grader check` printed it: "  FAIL <name> ..." then its
@@ -69,7 +70,7 @@ std::vector<CaseVerdict> visible_verdicts(const json& spec, const std::string& o
   std::vector<CaseVerdict> verdicts;
   for (const json& c : spec.at("cases")) {
     if (c.at("visibility") != "visible") continue;
-    CaseVerdict v{c, false, "", ""};
+    CaseVerdict v{c, false, "", "", ""};
     const std::string name = c.at("name").get<std::string>();
     const std::size_t at = output.find("  FAIL " + name);
     v.failed = at != std::string::npos;
@@ -79,6 +80,8 @@ std::vector<CaseVerdict> visible_verdicts(const json& spec, const std::string& o
       const std::string block = output.substr(at, end == std::string::npos ? std::string::npos : end - at);
       const std::size_t status_at = block.find_first_not_of(' ', block.find('\n') + 1);
       v.status = block.substr(status_at, block.find(':', status_at) - status_at);
+      const std::size_t what_at = status_at + v.status.size() + 2;
+      v.what = block.substr(what_at, block.find('\n', what_at) - what_at);
       const std::vector<std::string> hints = hints_in(block);
       if (!hints.empty()) v.hint = hints.front();
     }
@@ -122,7 +125,7 @@ test::Command program_check(const std::string& lab, const json& c, const std::fi
 }  // namespace
 
 TEST_CASE("a lab program's --check and grader check agree on the kit's mutants of labs 03 to 06") {
-  std::size_t compared = 0, both_failed = 0, picked = 0;
+  std::size_t compared = 0, both_failed = 0, picked = 0, different_results = 0;
   for (const std::string lab : {"03-array-mult-reduce", "04-tree-reductions", "05-multipass-reductions", "06-cascade-reduction"}) {
     const json spec = spec_of(lab);
     const std::vector<grader::Mutant> all =
@@ -154,6 +157,16 @@ TEST_CASE("a lab program's --check and grader check agree on the kit's mutants o
       ++compared;
       // The diagnosis of a wrong result is the lab's; a time-out or a crash has none to compare.
       if (on.failed && on.status == "wrong" && program.exit_code != 0) {
+        // A mutant with undefined behaviour (a division by zero) may give the two runs different
+        // results; the hint follows the result, so where the program prints its result in the
+        // grader's words ("CHECK FAILED: ..."), hints are compared when the result is the same.
+        const std::size_t said = program.output.find("CHECK FAILED: ");
+        const std::string program_what = said == std::string::npos ? "" : program.output.substr(said + 14, program.output.find('\n', said) - said - 14);
+        if (said != std::string::npos && program_what != on.what) {
+          MESSAGE("hints not compared: the program got '" << program_what << "', grader check '" << on.what << "'");
+          ++different_results;
+          continue;
+        }
         ++both_failed;
         const std::vector<std::string> hints = hints_in(program.output);
         REQUIRE(!hints.empty());
@@ -166,6 +179,7 @@ TEST_CASE("a lab program's --check and grader check agree on the kit's mutants o
   CHECK(picked >= 4 * std::min<std::size_t>(kMutantsPerLab, 4));
   CHECK(compared == picked);  // every mutant picked was compared
   CHECK(both_failed > 0);  // the rule picks mutants that the visible cases catch
+  CHECK(different_results <= 1);  // a rare mutant; the rest are compared hint for hint
 }
 
 namespace {

@@ -16,22 +16,21 @@ class ReleaseSpecs : public Command {
       : Command(app.add_subcommand("release-specs", "(make student-release) the specs and references of the visible cases")) {
     app_->add_option("--dest", dest_, "The student release's folder")->required();
     app_->add_option("--labs", labs_, "Release only these labs, e.g. 01,02,03 (default: all)");
-    app_->add_flag("--allow-given", allow_given_,
-                   "Release even when a released starter gives lines an unreleased lab's students must write");
   }
 
   int run(const Globals& g) override {
     std::vector<std::string> labs;
     if (!labs_.empty())
       for (const LabSpec& spec : load_specs(g.specs_dir, split_labs(labs_))) labs.push_back(spec.lab);
-    if (!labs.empty()) {
-      const std::vector<std::string> given = given_solution_lines(kit::root() / "labs", kit::root() / "solutions", labs);
+    std::vector<std::string> checked = labs;  // every release, all labs included
+    if (checked.empty())
+      for (const LabSpec& spec : load_specs(g.specs_dir)) checked.push_back(spec.lab);
+    const std::vector<std::string> given = given_solution_lines(kit::root() / "labs", kit::root() / "solutions", checked);
+    if (!given.empty()) {
       std::string list;
       for (const std::string& line : given) list += "\n  " + line;
-      if (!given.empty() && !allow_given_)
-        throw kit::Error("this release's starters hand out what an unreleased lab's students write:" + list +
-                         "\nrelease those labs too, or release anyway with --allow-given (make student-release ... ALLOW_GIVEN=1)");
-      if (!given.empty()) std::cout << "released anyway (--allow-given):" << list << "\n";
+      throw kit::Error("these starters hand out what another lab's students write:" + list +
+                       "\nmake each such place a student region (the student's own code from that lab) or give other code");
     }
     write_release_specs(g.specs_dir, g.reference_dir, dest_, labs, std::cout);
     return 0;
@@ -40,7 +39,6 @@ class ReleaseSpecs : public Command {
  private:
   std::filesystem::path dest_;
   std::vector<std::string> labs_;
-  bool allow_given_ = false;
 };
 
 }  // namespace

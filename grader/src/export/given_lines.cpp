@@ -1,4 +1,4 @@
-// A partial student release checked for solution lines its starters hand out (release.hpp).
+// A student release checked for other labs' solution lines its starters hand out (release.hpp).
 #include <algorithm>
 #include <array>
 #include <sstream>
@@ -82,27 +82,27 @@ std::vector<std::array<std::size_t, 3>> common_runs(const std::vector<Line>& giv
 std::vector<std::string> given_solution_lines(const fs::path& labs_dir, const fs::path& solutions_dir,
                                               const std::vector<std::string>& released) {
   std::vector<std::string> found;
-  std::vector<std::string> unreleased;
+  std::vector<std::string> labs;  // every lab with a solution, released or not
   for (const auto& e : fs::directory_iterator(solutions_dir))
-    if (e.is_directory() && std::find(released.begin(), released.end(), e.path().filename().string()) == released.end())
-      unreleased.push_back(e.path().filename().string());
-  std::sort(unreleased.begin(), unreleased.end());
+    if (e.is_directory()) labs.push_back(e.path().filename().string());
+  std::sort(labs.begin(), labs.end());
   for (const std::string& lab : released)
     for (const fs::path& starter : kernels_in(labs_dir / lab)) {
       const KernelLines mine = read_kernel(starter);
-      for (const std::string& other : unreleased)
-        for (const fs::path& solution : kernels_in(solutions_dir / other)) {
-          std::vector<std::string> public_lines;  // what the other lab's own starter gives anyway
-          for (const fs::path& s : kernels_in(labs_dir / other))
-            for (const Line& l : read_kernel(s).given) public_lines.push_back(l.text);
+      for (const std::string& other : labs) {
+        if (other == lab) continue;  // a starter gives its own lab's frame, never its regions' bodies
+        std::vector<std::string> public_lines;  // what the other lab's own starter gives anyway
+        for (const fs::path& s : kernels_in(labs_dir / other))
+          for (const Line& l : read_kernel(s).given) public_lines.push_back(l.text);
+        for (const fs::path& solution : kernels_in(solutions_dir / other))
           for (const auto& [region, body] : read_kernel(solution).regions)
             for (const auto& [i, j, n] : common_runs(mine.given, body, public_lines))
               found.push_back((fs::path("labs") / lab / starter.filename()).string() + ":" + std::to_string(mine.given[i].number) + "-" +
                               std::to_string(mine.given[i + n - 1].number) + " hands out lines " + std::to_string(body[j].number) +
                               "-" + std::to_string(body[j + n - 1].number) + " of " +
-                              (fs::path("solutions") / other / solution.filename()).string() + " (region " + region + ", lab " +
-                              other + ", which this release does not include)");
-        }
+                              (fs::path("solutions") / other / solution.filename()).string() + " (region " + region + " of lab " +
+                              other + ", which its students write)");
+      }
     }
   return found;
 }

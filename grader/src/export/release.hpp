@@ -14,11 +14,13 @@ namespace grader {
 void write_release_specs(const std::filesystem::path& specs, const std::filesystem::path& references,
                          const std::filesystem::path& dest, const std::vector<std::string>& labs, std::ostream& progress);
 
-// A release of some labs only must not hand out, in a released starter's given code (the lines
-// outside its "// student:" regions), what an unreleased lab's students write: a run of three or
-// more telling lines (not blank, not a comment, not punctuation alone, 8 characters or more) that
-// stands in a region of an unreleased lab's solution and in none of that lab's own starter. One
-// message per run: the starter's file and lines, the solution's file, lines and region.
+// No released starter may hand out, in its given code (the lines outside its "// student:"
+// regions), what another lab's students write, whichever labs the release holds (all of them
+// included): a run of three or more telling lines (not blank, not a comment, not punctuation alone,
+// 8 characters or more) that stands in a region of another lab's solution and in none of that lab's
+// own starter. A lab that builds on an earlier one asks for the student's own earlier code in a
+// region instead. One message per run: the starter's file and lines, the solution's file, lines
+// and region. `released`: the labs whose starters are checked (folder names).
 std::vector<std::string> given_solution_lines(const std::filesystem::path& labs_dir, const std::filesystem::path& solutions_dir,
                                               const std::vector<std::string>& released);
 
