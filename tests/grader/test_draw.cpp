@@ -264,3 +264,11 @@ TEST_CASE("draw: a finding is marked only in the picture of the kernel it was fo
   CHECK(out_of_bounds("ArrayMultReduce") == 1);
   CHECK(out_of_bounds("reduce2_interleaved_strided") == 0);
 }
+
+TEST_CASE("draw: a kernel's drawing names its adds, not the loads its access-pattern check traces") {
+  // Lab 06's DotCascade has a loads check (the access pattern) before its adds check (the cascade).
+  const grader::LabSpec spec = grader::load_spec(kit::root() / "grader/specs/06-cascade-reduction.json");
+  CHECK(grader::ops_word(spec, "DotCascade") == "adds");
+  CHECK(grader::ops_word(spec, "SumPartials") == "adds");
+  CHECK(grader::ops_word(spec, "no_such_kernel") == "operations");
+}

@@ -33,12 +33,6 @@ std::vector<OclgrindFinding> drawn_findings(const SafetySpec& safety, const std:
   return not_allowed(safety.allow, parse_oclgrind(reports), launches, allowed);
 }
 
-std::string ops_word(const LabSpec& spec, const std::string& kernel) {
-  if (spec.algorithm)
-    for (const AlgorithmCheck& c : spec.algorithm->checks)
-      if (c.kernel == kernel) return c.ops;
-  return "operations";
-}
 
 // Every safety run of the lab, traced; the first that fails ends them.
 DrawRun trace_all(const LabSpec& spec, const GradeSettings& s, const std::filesystem::path& kernel, const std::string& shown_as,
@@ -230,6 +224,15 @@ std::string add_drawings(LabResult& r, const LabSpec& spec, const GradeSettings&
     if (n.rfind("no drawing", 0) == 0)  // named by its lab, as the summary lists every lab's
       why += (why.empty() ? "" : "; ") + (n.find(spec.lab) == std::string::npos ? "lab " + spec.lab + ": " : "") + n;
   return why.empty() ? "no drawing of lab " + spec.lab + "'s " + r.kernel + ": nothing was drawn" : why;
+}
+
+// The word of the kernel's first check that counts the drawn operations: an access-pattern or fence
+// check names what it traces (loads, stores), not the adds the drawing shows.
+std::string ops_word(const LabSpec& spec, const std::string& kernel) {
+  if (spec.algorithm)
+    for (const AlgorithmCheck& c : spec.algorithm->checks)
+      if (c.kernel == kernel && !c.access && !c.fences) return c.ops;
+  return "operations";
 }
 
 }  // namespace grader

@@ -54,4 +54,7 @@ std::string add_drawings(LabResult& r, const LabSpec& spec, const GradeSettings&
 // when the kit has none (the student release).
 std::filesystem::path solution_kernel(const LabSpec& spec);
 
+// What a drawing of `kernel` calls its operations ("adds"), from the lab's algorithm checks.
+std::string ops_word(const LabSpec& spec, const std::string& kernel);
+
 }  // namespace grader
