@@ -49,6 +49,8 @@ CaseRuns one_child_each(const LabSpec& spec, const GradeSettings& s, const std::
   CaseRuns out;
   out.results.assign(indices.size(), json());
   out.seconds.assign(indices.size(), 0);
+  out.timed_out_first.assign(indices.size(), false);
+  out.not_run_after.assign(indices.size(), "");
   SandboxLimits limits{spec.build_time_limit_s, spec.memory_limit_mb, s.grading.pocl_threads, s.pocl_cache()};
   limits.limit_address_space = s.cpu_device;
   if (s.cpu_device) zero_fresh_memory(limits);
@@ -82,6 +84,7 @@ class CaseRunner {
     out_.results.assign(indices.size(), json());
     out_.seconds.assign(indices.size(), 0);
     out_.timed_out_first.assign(indices.size(), false);
+    out_.not_run_after.assign(indices.size(), "");
   }
   CaseRuns run();
 

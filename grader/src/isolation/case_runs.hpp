@@ -37,6 +37,11 @@ struct CaseRuns {
   std::vector<json> results;   // per case asked for, in order: as step_result; {} when not run
   std::vector<double> seconds;
   std::vector<bool> timed_out_first;  // per case: timed out beside other grading, then run again alone (that run counts)
+  // The time budget: per case, the name of the case of the same kernel function that ran past its
+  // limit alone, after which this one was not run ("" when it ran); and the first such case of the
+  // kernel ("" when every case it ran finished alone).
+  std::vector<std::string> not_run_after;
+  std::string timed_out_alone;
   int children = 0;            // child processes started
 };
 
