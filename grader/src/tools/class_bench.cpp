@@ -99,7 +99,7 @@ std::string verdict_of(const CaseResult& c) {
   return text.str();
 }
 
-const char* const kPhases[] = {"screening", "build", "cases", "time-outs", "speed", "oclgrind"};
+const char* const kPhases[] = {"screening", "build", "cases", "time-outs", "all time-outs", "device waits", "speed", "oclgrind"};
 
 double phase_of(const std::map<std::string, double>& phases, const std::string& name) {
   return phases.count(name) ? phases.at(name) : 0.0;
