@@ -4,6 +4,8 @@
 #include <cstdio>
 #include <map>
 
+#include "core/results.hpp"
+
 namespace grader {
 namespace {
 
@@ -52,14 +54,14 @@ std::string not_run_after_message(const LabSpec& spec, const CaseSpec& timed_out
   const std::string function = kernel_function_words(spec, timed_out);
   char limit[32];
   std::snprintf(limit, sizeof limit, "%g", timed_out.time_limit_s);
-  return "not run: the kernel did not finish the case \"" + timed_out.name + "\" alone (it ran past its " + limit +
+  return kNotRunAfterTimeout + timed_out.name + "\" alone (it ran past its " + limit +
          " s limit with the device to itself), so the later cases of " +
          (function.empty() ? std::string("the kernel") : "the same kernel function (" + function + ")") +
          " were not run (the time budget: a function's cases run smallest first, and stop at a time-out alone)";
 }
 
 std::string oclgrind_not_run_message(const std::string& timed_out) {
-  return "not run: the kernel did not finish the case \"" + timed_out +
+  return kNotRunAfterTimeout + timed_out +
          "\" alone (it ran past its time limit with the device to itself), and a kernel that does not finish cannot "
          "be checked under Oclgrind (the time budget)";
 }
