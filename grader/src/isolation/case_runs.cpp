@@ -120,8 +120,8 @@ class CaseRunner {
   const std::vector<std::size_t>& indices_;
   const CaseJudge& judge_;
   CaseRuns out_;
-  // Positions to run again alone: a crash or failure after other cases ran in their child, and a
-  // time-out (run again with the device to itself: see DeviceLock).
+  // Positions to run again alone after the others: a crash or failure after other cases ran in
+  // their child. (A time-out runs again at once, with the device to itself: timed_out_.)
   std::vector<std::size_t> confirm_;
   std::optional<std::size_t> timed_out_;  // a time-out beside other grading, run again alone at once
   std::map<std::string, std::string> spent_;  // kernel function -> the case it did not finish alone
