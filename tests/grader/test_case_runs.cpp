@@ -54,29 +54,33 @@ TEST_CASE("graded kernels: a result is shared by the same code, and by the same 
   CHECK_FALSE(graded.find_or_claim({"04-tree-reductions", "K.cl", "code\n", "code // ann\n"}));
 }
 
-TEST_CASE("one child per kernel: a time-out and a crash in the middle cost those cases only") {
+TEST_CASE("one child per kernel: a crash in the middle costs that case only, a time-out alone the larger cases after it") {
   test::TempDir dir;
   std::string source = test::read(kit::root() / "solutions/03-array-mult-reduce/ArrayMultReduce.cl");
   const std::string body = "    int gid      = get_global_id(0);";
   REQUIRE(source.find(body) != std::string::npos);
-  // N = 100 (the L = 1 case, fifth of ten): an endless loop; N = 256 (the seventh): a write
-  // through a null pointer. Every other case is right.
+  // N = 256 (fourth smallest of ten): a write through a null pointer; N = 1Mi (the ninth): an
+  // endless loop. Every other case is right. The cases run smallest first.
   source.insert(source.find(body),
-                "    if (get_global_size(0) == 100) { volatile int spin = 1; while (spin) {} }\n"
+                "    if (get_global_size(0) == 1048576) { volatile int spin = 1; while (spin) {} }\n"
                 "    if (get_global_size(0) == 256 && get_global_id(0) == 0) *(volatile global int*)0 = 1;\n");
   test::write(dir / "class" / "ann" / "ArrayMultReduce.cl", source);
   const auto run = test::run_program("grader", "grade --labs 03 --no-races --submissions " + (dir / "class").string() +
                                                    " --out " + (dir / "out").string());
   REQUIRE_MESSAGE(run.exit_code == 0, run.output);
   const json report = json::parse(test::read(dir / "out" / "ann" / "report.json"));
-  std::map<std::string, std::string> status;
+  std::map<std::string, std::string> status, message;
   for (const json& c : report["labs"][0]["cases"])
-    if (c["kind"] == "case") status[c["name"]] = c["status"];  // the algorithm line follows the cases' points (scaled)
-  CHECK(status.at("L = 1: every work-item is a group") == "timeout");
+    if (c["kind"] == "case") status[c["name"]] = c["status"], message[c["name"]] = c["message"];  // the algorithm line follows the cases' points (scaled)
   CHECK(status.at("one work-group of 256, real") == "crashed");
+  CHECK(status.at("L = 512, 1Mi elements, int") == "timeout");
+  // The time budget: the one larger case is not run, and says why.
+  CHECK(status.at("large N: 4Mi elements, L = 1024, real") == "not-run");
+  CHECK(message.at("large N: 4Mi elements, L = 1024, real").find("did not finish the case \"L = 512, 1Mi elements, int\" alone") !=
+        std::string::npos);
   std::size_t passed = 0;
   for (const auto& [name, s] : status) passed += s == "passed";
-  CHECK(passed == status.size() - 2);  // the cases after each of them ran, in new children, and passed
+  CHECK(passed == status.size() - 3);  // the cases after the crash ran, in a new child, and passed
 }
 
 TEST_CASE("a batch grades a kernel once for every student whose file differs only in comments and spacing") {

@@ -25,7 +25,8 @@ void check_status_file(const std::filesystem::path& out, const json& expected) {
   CHECK(phrase["ada"] == "graded");
   CHECK(phrase["ben-missing-barrier"] == "graded");  // wrong, but graded: the points say how wrong
   CHECK(phrase["farid-compile-error"].rfind("build error: ArrayMultReduce.cl:15:34: error: expected ';'", 0) == 0);
-  CHECK(phrase["gus-infinite-loop"].rfind("timed out (", 0) == 0);  // "timed out (N of M cases)"
+  // gus's kernel did not finish N = 8 alone: the time budget left out the rest.
+  CHECK(phrase["gus-infinite-loop"] == "timed out (1 of 10 cases; 8 cases, 5 checks not run after it)");
   for (const auto& [student, want] : expected["students"].items()) {
     CAPTURE(student);
     CHECK(phrase.count(student) == 1);

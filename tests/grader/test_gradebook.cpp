@@ -127,6 +127,12 @@ TEST_CASE("the status names a near-miss file name, lateness without a penalty, a
   for (int i = 0; i < 10; ++i) r.cases[std::size_t(i)].status = CaseStatus::Passed;
   r.cases[12].status = CaseStatus::Timeout;
   CHECK(grader::status_phrase(&r, spec) == "timed out (1 of 5 checks)");
+  // The time budget: one case not finished alone, the larger ones and the checks not run after it.
+  for (std::size_t i = 0; i < r.cases.size(); ++i) {
+    r.cases[i].status = i == 0 ? CaseStatus::Passed : i == 1 ? CaseStatus::Timeout : CaseStatus::NotRun;
+    r.cases[i].message = i < 2 ? "" : std::string(grader::kNotRunAfterTimeout) + "one work-group of 8\" alone ...";
+  }
+  CHECK(grader::status_phrase(&r, spec) == "timed out (1 of 10 cases; 8 cases, 5 checks not run after it)");
 }
 
 TEST_CASE("grade: a kernel file of nearly the lab's name is named in the status file") {

@@ -124,6 +124,36 @@ std::string script_args(const std::filesystem::path& script, int task) {
 
 }  // namespace
 
+TEST_CASE("grader slurm without the deadline the results were graded under stops, and --no-deadline goes on and tells the tasks") {
+  namespace fs = std::filesystem;
+  test::TempDir dir;
+  const std::string solution = test::read(kit::root() / "solutions/01-array-mult/ArrayMult.cl");
+  test::write(dir / "class" / "ann" / "ArrayMult.cl", solution);
+  test::write(dir / "class" / "ben" / "ArrayMult.cl", solution);
+  const auto deadline = grader::parse_deadline("2026-12-01T23:59");
+  fs::last_write_time(dir / "class" / "ann" / "ArrayMult.cl", deadline + std::chrono::hours(30));  // two days late
+  fs::last_write_time(dir / "class" / "ben" / "ArrayMult.cl", deadline - std::chrono::hours(1));
+  const std::string where = " --labs 01 --no-oclgrind --submissions " + (dir / "class").string() + " --out " + (dir / "out").string();
+  const auto graded = test::run_program("grader", "grade" + where + " --deadline 2026-12-01T23:59");
+  REQUIRE_MESSAGE(graded.exit_code == 0, graded.output);
+
+  // Dropping the deadline: nothing is written or submitted, and the message names who would lose lateness.
+  const auto dropped = test::run_program("grader", "slurm --dry-run" + where);
+  CHECK(dropped.exit_code == 1);
+  CHECK(dropped.output.find("ann (01-array-mult)") != std::string::npos);
+  CHECK(dropped.output.find("--no-deadline") != std::string::npos);
+  CHECK_FALSE(fs::exists(dir / "out" / "slurm" / "round-1"));
+
+  // Meant: the round regrades ann, and her task is told so (its journal holds her late result's copy).
+  const auto meant = test::run_program("grader", "slurm --dry-run --no-deadline" + where);
+  REQUIRE_MESSAGE(meant.exit_code == 0, meant.output);
+  CHECK(meant.output.find("lose their lateness: ann (01-array-mult)") != std::string::npos);
+  const std::string task = script_args(dir / "out" / "slurm" / "round-1" / "grade-array.sh", 0);
+  CHECK_MESSAGE(task.find("\n--no-deadline\n") != std::string::npos, task);
+  CHECK(task.find("\n--deadline\n") == std::string::npos);
+  CHECK(test::run_program("grader", "slurm --dry-run --no-deadline --deadline 2026-12-01T23:59" + where).exit_code != 0);
+}
+
 TEST_CASE("grader slurm --dry-run hands the deadline and each chunk's regrades to the tasks, and the roster to merge") {
   test::TempDir dir;
   test::write(dir / "roster.csv", "submission,name,id,email\nada,Ada L,1001,ada@x.edu\n");

@@ -121,26 +121,6 @@ void take_out_changed(Start& start, const std::map<ResultKey, json>& records, st
              << "so a change to those submissions is not seen (--regrade NAME grades a student again)\n";
 }
 
-// A run with no --deadline over results graded late under one: they would lose their lateness
-// when graded again (their graded_hash changes). Stops the run before anything is graded, naming
-// them, unless --no-deadline says it is meant; then names them on `progress`.
-void check_dropped_deadline(const ResultMap& results, const BatchOptions& o, const std::vector<Student>& students,
-                            std::ostream& progress) {
-  if (o.term.deadline) return;
-  std::string late;
-  std::size_t count = 0;
-  for (const Student& s : students)
-    for (const LabSpec& spec : o.specs)
-      if (const auto it = results.find({s.student, spec.lab}); it != results.end() && graded_late(it->second))
-        late += (count++ ? ", " : "") + s.student + " (" + spec.lab + ")";
-  if (!count) return;
-  if (!o.term.no_deadline)
-    throw kit::Error("the journal holds " + std::to_string(count) + " result(s) graded late under a --deadline this run does not give: " +
-                     late + ". Graded again without it they lose their lateness: give the same --deadline again, or --no-deadline "
-                     "to drop it (nothing was graded)");
-  progress << "--no-deadline: " << count << " result(s) lose their lateness: " << late << "\n";
-}
-
 Start load_journal(const Journal& journal, const BatchOptions& o, const std::vector<Student>& students, std::ostream& progress) {
   Start start;
   std::map<ResultKey, json> records;
@@ -306,6 +286,24 @@ class ClassRun {
 };
 
 }  // namespace
+
+void check_dropped_deadline(const ResultMap& results, const BatchOptions& o, const std::vector<Student>& students,
+                            std::ostream& progress) {
+  if (o.term.deadline) return;
+  std::string late;
+  std::size_t count = 0;
+  for (const Student& s : students)
+    for (const LabSpec& spec : o.specs)
+      if (const auto it = results.find({s.student, spec.lab}); it != results.end() && graded_late(it->second))
+        late += (count++ ? ", " : "") + s.student + " (" + spec.lab + ")";
+  if (!count) return;
+  if (!o.term.no_deadline)
+    throw kit::Error("the journal holds " + std::to_string(count) + " result(s) graded late under a --deadline this run does not give: " +
+                     late + ". Graded again without it they lose their lateness: give the same --deadline again, or --no-deadline "
+                     "to drop it (nothing was graded)");
+  progress << "--no-deadline: " << count << " result(s) lose their lateness: " << late << "\n";
+}
+
 
 bool needs_retry(const LabResult& r) {
   if (r.status == LabStatus::Error) return true;

@@ -78,6 +78,13 @@ std::vector<std::string> student_names(const std::filesystem::path& submissions)
 void write_roster_outputs(const BatchOptions& o, const std::vector<RosterEntry>& roster, const ResultMap& results,
                           std::ostream& progress);
 
+// A run with no --deadline over results graded late under one (grader grade, grader slurm): they
+// would lose their lateness when graded again (their graded_hash changes). Throws kit::Error
+// naming them, before anything is graded, unless o.term.no_deadline says it is meant; then names
+// them on `progress`.
+void check_dropped_deadline(const ResultMap& results, const BatchOptions& o, const std::vector<Student>& students,
+                            std::ostream& progress);
+
 // Grades every student x lab not already in OUT/journal.jsonl, or there with another graded_hash
 // than its inputs' now (batch/graded_hash.hpp: hashed, archives extracted, before any grading), then writes OUT/gradebook.csv and
 // OUT/<student>/report.json, report.md and report.html atomically. Returns the number of results graded now.

@@ -10,6 +10,7 @@
 #include <sstream>
 
 #include "core/files.hpp"
+#include "batch/batch.hpp"
 #include "batch/graded_hash.hpp"
 #include "batch/journal.hpp"
 #include "batch/output_lock.hpp"
@@ -161,6 +162,9 @@ SlurmSubmission submit_to_slurm(const SlurmOptions& o, std::ostream& out) {
   const OutputLock lock(root);  // while it picks the next round and writes its scripts
   const SlurmLines done = all_slurm_results(root);
   ResultMap results = results_of(done);
+  // Dropping a deadline the results were graded under: stops here, as grader grade does, unless
+  // --no-deadline, which the tasks get too (their journals hold the copies of regraded results).
+  check_dropped_deadline(results, o.batch, read_submissions(o.batch.submissions).students, out);
   const ResultMap changed = changed_results(o.batch, done, results, out);
   const SlurmPlan plan = plan_slurm(o, student_names(o.batch.submissions), results);
   SlurmSubmission s;

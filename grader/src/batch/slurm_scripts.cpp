@@ -18,7 +18,7 @@ std::string grader_command(const SlurmOptions& o) {
   return command;
 }
 
-// What the tasks apply of the term (they make the results): the deadline, and the regrades with
+// What the tasks apply of the term (they make the results): the deadline (or --no-deadline), and the regrades with
 // their reason, the regraded students of each chunk picked by the task's index in `lines`.
 struct TaskTerm {
   std::string lines, args;  // shell lines before the command; its arguments
@@ -27,6 +27,7 @@ struct TaskTerm {
 TaskTerm task_term(const TermOptions& term, const SlurmPlan& plan) {
   TaskTerm t;
   if (term.deadline) t.args += " --deadline " + shell_quote(format_deadline(*term.deadline));
+  if (term.no_deadline) t.args += " --no-deadline";
   if (term.regrade.empty()) return t;
   t.lines = "regrade=''  # the students of this task's chunk graded again\ncase $SLURM_ARRAY_TASK_ID in\n";
   for (std::size_t k = 0; k < plan.chunks.size(); ++k) {

@@ -20,6 +20,10 @@ class Bench : public Command {
     app_->add_option("--jobs", o_.jobs, "Kernels graded at once")->capture_default_str()->check(CLI::PositiveNumber);
     app_->add_option("--work", o_.work, "Scratch folder for the class and its outputs")->capture_default_str();
     app_->add_flag("--no-races", no_races_, "Skip the memory-safety checks under Oclgrind");
+    app_->add_option("--against", o_.against,
+                     "An earlier run's journal of the same class (its --work's now/journal.jsonl): the student-labs whose cases all "
+                     "finished there must get the same verdicts")
+        ->check(CLI::ExistingFile);
     run_as_.add_to(app_);
   }
 

@@ -26,7 +26,11 @@ class Slurm : public Command {
     app_->add_option("--sbatch-arg", o_.sbatch_args, "One more argument for sbatch, e.g. --qos=short (repeatable)");
     app_->add_flag("--hold", o_.hold, "Submit the array held (scontrol release JOB starts it)");
     app_->add_flag("--dry-run", o_.dry_run, "Write the scripts and print the sbatch commands, submit nothing");
-    app_->add_option("--deadline", deadline_, "Late work loses the spec's late_penalty_per_day per day, e.g. 2026-12-01T23:59 (UTC); applied by the tasks");
+    CLI::Option* deadline = app_->add_option("--deadline", deadline_, "Late work loses the spec's late_penalty_per_day per day, e.g. 2026-12-01T23:59 (UTC); applied by the tasks");
+    app_->add_flag("--no-deadline", o_.batch.term.no_deadline,
+                   "No deadline, also where earlier results were graded late under one: they lose their lateness (without this flag, "
+                   "submitting stops and names them); given to the tasks")
+        ->excludes(deadline);
     app_->add_option("--roster", o_.batch.term.roster, "Course roster CSV (submission, name, student id, email): the merge also writes OUT/lms-import.csv");
     app_->add_option("--regrade", o_.batch.term.regrade, "Grade these students again, e.g. ann,ben (earlier results stay in the journal)")->delimiter(',');
     app_->add_option("--reason", o_.batch.term.reason, "Why they are regraded (shown in their reports)");

@@ -45,6 +45,10 @@ void from_json(const json& j, LabStatus& status) { status = value_of(kLabStatusW
 
 bool not_run_on_device(const CaseResult& c) { return c.status == CaseStatus::NotRun && c.max_points == 0; }
 
+bool not_run_for_time_budget(const CaseResult& c) {
+  return c.status == CaseStatus::NotRun && c.message.rfind(kNotRunAfterTimeout, 0) == 0;
+}
+
 std::string dump_json(const json& j, int indent) { return j.dump(indent, ' ', false, json::error_handler_t::replace); }
 
 // Points are whole hundredths (the points policy rounds to them): the sum is rounded to hundredths

@@ -86,6 +86,11 @@ struct CaseResult {
 // A case the graded device cannot run (NotRun with max_points 0): neither earned nor lost.
 bool not_run_on_device(const CaseResult& c);
 
+// How the message of a line not run for the time budget begins (isolation/time_budget.hpp): a
+// case after one the kernel did not finish alone, or an Oclgrind check of such a kernel.
+inline constexpr const char* kNotRunAfterTimeout = "not run: the kernel did not finish the case \"";
+bool not_run_for_time_budget(const CaseResult& c);
+
 struct LabResult {
   std::string student, lab;
   std::string kernel;  // the file graded, relative to the submission

@@ -30,20 +30,25 @@ std::string late_phrase(const CaseResult& c) {
 
 // "timed out (8 of 10 cases, 5 of 5 checks)" when any line ran past its limit, each kind counted
 // apart (cases; checks: memory safety, algorithm, speed), a kind with none timed out left out;
-// empty when none did.
+// with the lines the time budget left out after it: "timed out (1 of 10 cases; 8 cases, 5 checks
+// not run after it)"; empty when none did.
 std::string timeout_phrase(const LabResult& r) {
-  std::size_t timed_out[2] = {0, 0}, lines[2] = {0, 0};  // [0] cases, [1] checks
+  std::size_t timed_out[2] = {0, 0}, lines[2] = {0, 0}, not_run[2] = {0, 0};  // [0] cases, [1] checks
   for (const CaseResult& c : r.cases) {
     if (c.kind == CaseKind::Late || not_run_on_device(c)) continue;
     const int k = c.kind == CaseKind::Case ? 0 : 1;
     ++lines[k];
     timed_out[k] += c.status == CaseStatus::Timeout;
+    not_run[k] += not_run_for_time_budget(c);
   }
-  std::string counts;
+  std::string counts, skipped;
   const char* const names[2] = {" cases", " checks"};
-  for (int k = 0; k < 2; ++k)
+  for (int k = 0; k < 2; ++k) {
     if (timed_out[k])
       counts += (counts.empty() ? "" : ", ") + std::to_string(timed_out[k]) + " of " + std::to_string(lines[k]) + names[k];
+    if (not_run[k]) skipped += (skipped.empty() ? "" : ", ") + std::to_string(not_run[k]) + names[k];
+  }
+  if (!skipped.empty()) counts += "; " + skipped + " not run after it";
   return counts.empty() ? "" : "timed out (" + counts + ")";
 }
 

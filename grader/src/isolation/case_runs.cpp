@@ -2,11 +2,14 @@
 
 #include <algorithm>
 #include <chrono>
+#include <map>
+#include <optional>
 
 #include "core/files.hpp"
 #include "isolation/device_lock.hpp"
 #include "isolation/devices.hpp"
 #include "isolation/fresh_memory.hpp"
+#include "isolation/time_budget.hpp"
 #include "kit/build_service.hpp"
 
 namespace grader {
@@ -49,6 +52,8 @@ CaseRuns one_child_each(const LabSpec& spec, const GradeSettings& s, const std::
   CaseRuns out;
   out.results.assign(indices.size(), json());
   out.seconds.assign(indices.size(), 0);
+  out.timed_out_first.assign(indices.size(), false);
+  out.not_run_after.assign(indices.size(), "");
   SandboxLimits limits{spec.build_time_limit_s, spec.memory_limit_mb, s.grading.pocl_threads, s.pocl_cache()};
   limits.limit_address_space = s.cpu_device;
   if (s.cpu_device) zero_fresh_memory(limits);
@@ -82,6 +87,7 @@ class CaseRunner {
     out_.results.assign(indices.size(), json());
     out_.seconds.assign(indices.size(), 0);
     out_.timed_out_first.assign(indices.size(), false);
+    out_.not_run_after.assign(indices.size(), "");
   }
   CaseRuns run();
 
@@ -94,6 +100,18 @@ class CaseRunner {
   void judge(std::size_t pos) {
     if (judge_(indices_[pos], out_.results[pos]) == AfterCase::Stop) stop_ = true;
   }
+  std::string function_of(std::size_t pos) const { return kernel_function_of(spec_, spec_.cases[indices_[pos]]); }
+  // The time budget (time_budget.hpp): a time-out alone spends the function's; its later cases are not run.
+  void spend(std::size_t pos) {
+    spent_.emplace(function_of(pos), spec_.cases[indices_[pos]].name);
+    if (out_.timed_out_alone.empty()) out_.timed_out_alone = spec_.cases[indices_[pos]].name;
+  }
+  bool not_run_for_budget(std::size_t pos) {
+    const auto spent = spent_.find(function_of(pos));
+    if (spent == spent_.end()) return false;
+    out_.not_run_after[pos] = spent->second;
+    return true;
+  }
 
   const LabSpec& spec_;
   const GradeSettings& s_;
@@ -102,9 +120,11 @@ class CaseRunner {
   const std::vector<std::size_t>& indices_;
   const CaseJudge& judge_;
   CaseRuns out_;
-  // Positions to run again alone: a crash or failure after other cases ran in their child, and a
-  // time-out (run again with the device to itself: see DeviceLock).
+  // Positions to run again alone after the others: a crash or failure after other cases ran in
+  // their child. (A time-out runs again at once, with the device to itself: timed_out_.)
   std::vector<std::size_t> confirm_;
+  std::optional<std::size_t> timed_out_;  // a time-out beside other grading, run again alone at once
+  std::map<std::string, std::string> spent_;  // kernel function -> the case it did not finish alone
   bool stop_ = false, confirming_ = false;
 };
 
@@ -172,7 +192,9 @@ std::size_t CaseRunner::launch(const std::vector<std::size_t>& mine, bool& built
   SandboxLimits limits = limits_for(mine);
   Child child{*this, dir, mine};
   // Shared with the other case children on this device; exclusive when a case runs again alone.
+  const Clock::time_point asked = Clock::now();
   const DeviceLock device(s_.device, confirming_ ? DeviceLock::Mode::Exclusive : DeviceLock::Mode::Shared);
+  out_.lock_wait_seconds += seconds_between(asked, Clock::now());
   std::vector<std::string> argv = {s_.grader_exe.string(), "run-case", "--lab", spec_.lab, "--kernel", kernel_.string(),
                                    "--shown-as", shown_as_, "--cases", (dir / "cases.json").string(),
                                    "--result-dir", dir.string()};
@@ -196,12 +218,17 @@ std::size_t CaseRunner::launch(const std::vector<std::size_t>& mine, bool& built
   // A crash or running out of memory after other cases ran in this child may be their doing
   // (a heap they damaged, memory they held): the case is run again alone, and that run counts. So
   // is a time-out: other kernels graded on the device at the same time may have taken its time,
-  // so it runs again in a child of its own that has the device to itself, and that run counts.
+  // so it runs again at once, before the next case, in a child of its own that has the device to
+  // itself, and that run counts. A time-out there spends the function's time budget.
   const bool timeout = step_end(out_.results[pos]) == CaseStatus::Timeout;
-  if (!confirming_ && (timeout || child.done > 0)) {
+  if (timeout) out_.timeout_seconds += out_.seconds[pos];
+  if (!confirming_ && timeout) {
+    timed_out_ = pos;
+    out_.timed_out_first[pos] = true;
+  } else if (!confirming_ && child.done > 0) {
     confirm_.push_back(pos);
-    out_.timed_out_first[pos] = timeout;
   } else {
+    if (timeout) spend(pos);
     judge(pos);
   }
   return child.done + 1;
@@ -217,13 +244,31 @@ CaseRuns CaseRunner::run() {
     if (g == groups.end()) groups.push_back({p});
     else g->push_back(p);
   }
-  for (const std::vector<std::size_t>& group : groups)
-    for (std::size_t next = 0; next < group.size() && !stop_;) {
+  // Each group's cases run smallest first within each kernel function (budget_order); a case of a
+  // function whose budget is spent is not run.
+  for (const std::vector<std::size_t>& group : groups) {
+    std::vector<std::size_t> rest = budget_order(spec_, indices_, group);
+    while (!stop_) {
+      rest.erase(std::remove_if(rest.begin(), rest.end(), [&](std::size_t p) { return not_run_for_budget(p); }), rest.end());
+      if (rest.empty()) break;
       bool built = false;
-      next += launch(std::vector<std::size_t>(group.begin() + long(next), group.end()), built);
+      const std::size_t done = std::min(launch(rest, built), rest.size());
       if (!built) return out_;
+      rest.erase(rest.begin(), rest.begin() + long(done));
+      if (timed_out_) {  // run again alone now: its verdict decides whether the function goes on
+        const std::size_t pos = *timed_out_;
+        timed_out_.reset();
+        confirming_ = true;
+        launch({pos}, built);
+        confirming_ = false;
+        if (!built) return out_;
+      } else if (done == 0) {
+        break;
+      }
     }
-  // Crashes, failures and time-outs to confirm, each in a fresh child of its own.
+  }
+  // Crashes and failures after other cases in their child, each again in a fresh child of its own
+  // (run before any time-out alone of their function: the budget does not leave them out).
   confirming_ = true;
   for (std::size_t i = 0; i < confirm_.size() && !stop_; ++i) {
     bool built = false;

@@ -37,6 +37,13 @@ struct CaseRuns {
   std::vector<json> results;   // per case asked for, in order: as step_result; {} when not run
   std::vector<double> seconds;
   std::vector<bool> timed_out_first;  // per case: timed out beside other grading, then run again alone (that run counts)
+  // The time budget: per case, the name of the case of the same kernel function that ran past its
+  // limit alone, after which this one was not run ("" when it ran); and the first such case of the
+  // kernel ("" when every case it ran finished alone).
+  std::vector<std::string> not_run_after;
+  std::string timed_out_alone;
+  double timeout_seconds = 0;    // in runs that ended at their time limit: beside other grading and alone
+  double lock_wait_seconds = 0;  // waiting for the device (DeviceLock): for a run alone, or while one ran
   int children = 0;            // child processes started
 };
 
@@ -46,8 +53,11 @@ enum class AfterCase { GoOn, Stop };
 using CaseJudge = std::function<AfterCase(std::size_t case_index, const json& result)>;
 
 // Builds the kernel once and runs spec.cases[indices] in turn in one child, each case under its
-// own time limit from the moment the case before it finished. After a time-out or crash a new
-// child goes on with the remaining cases. A case that crashed or ran out of memory after other
+// own time limit from the moment the case before it finished, each kernel function's cases
+// smallest first (time_budget.hpp). After a time-out or crash a new child goes on with the
+// remaining cases. A case that runs past its limit is first run again at once, alone with the
+// device (DeviceLock); when it runs past it there too, the function's later cases are not run
+// (not_run_after), the time budget. A case that crashed or ran out of memory after other
 // cases ran in its child is run again in a fresh child of its own, and that run counts (the child
 // zeroes the CPU device's local memory between cases, see case_child.cpp). Cases with a PoCL thread
 // count of their own run in a child each. With settings.child_per_case (the earlier way, kept for

@@ -17,6 +17,7 @@
 #include "isolation/devices.hpp"
 #include "isolation/fresh_memory.hpp"
 #include "isolation/sandbox.hpp"
+#include "isolation/time_budget.hpp"
 #include "kit/paths.hpp"
 #include "judge/evidence.hpp"
 #include "judge/graded_kernels.hpp"
@@ -88,6 +89,39 @@ CaseResult judge_case(const LabSpec& spec, const LabReference& reference, const 
     cr.message = got.value("message", "the case failed");
   }
   return cr;
+}
+
+// The result's line for each case graded (indices[pos]), in the spec's order, from what its run came to.
+void case_lines(const LabSpec& spec, const LabReference& reference, const LabDriver& driver, const std::vector<std::size_t>& indices,
+                const CaseRuns& runs, const std::string& source, const std::string& shown_as, LabResult& r) {
+  for (std::size_t pos = 0; pos < indices.size(); ++pos) {
+    const CaseSpec& c = spec.cases[indices[pos]];
+    if (!runs.not_run_after[pos].empty()) {  // the time budget: see isolation/time_budget.hpp
+      const auto timed_out = std::find_if(spec.cases.begin(), spec.cases.end(), [&](const CaseSpec& t) { return t.name == runs.not_run_after[pos]; });
+      r.cases.push_back({c.name, c.visible, 0, c.points, CaseStatus::NotRun, not_run_after_message(spec, *timed_out), "", 0});
+      continue;
+    }
+    if (runs.results[pos].is_null()) {
+      r.cases.push_back({c.name, c.visible, 0, c.points, CaseStatus::NotRun, "not run: screening stops at the first case that loses points", "", 0});
+      continue;
+    }
+    r.cases.push_back(judge_case(spec, reference, driver, indices[pos], runs.results[pos], runs.seconds[pos], source, shown_as));
+    if (runs.timed_out_first[pos])
+      r.cases.back().message += std::string(r.cases.back().message.empty() ? "" : "; ") +
+                                "run again alone after a time-out while other kernels were graded on the device (this run counts)";
+  }
+}
+
+// The Oclgrind checks' lines, not run: the kernel did not finish a case alone (the time budget).
+std::vector<CaseResult> oclgrind_not_run(const LabSpec& spec, bool with_safety, bool with_algorithm, const std::string& timed_out) {
+  const std::string why = oclgrind_not_run_message(timed_out);
+  std::vector<CaseResult> lines;
+  if (with_safety)
+    for (const auto& [kind, points] : spec.safety->checks)
+      lines.push_back({safety_name(kind), spec.safety->visible, 0, points, CaseStatus::NotRun, why, "", 0, CaseKind::Safety});
+  if (with_algorithm)
+    for (CaseResult& c : algorithm_not_run(*spec.algorithm, CaseStatus::NotRun, why)) lines.push_back(c);
+  return lines;
 }
 
 bool loses_points(const CaseResult& c) { return c.status != CaseStatus::Error && c.points < c.max_points; }
@@ -181,6 +215,8 @@ LabResult grade_screened(const LabSpec& spec, const LabReference& reference, con
   phase("children", runs.children);
   for (std::size_t i = 0; i < runs.results.size(); ++i)  // of the cases: those stopped at their time limit
     if (step_end(runs.results[i]) == CaseStatus::Timeout) phase("time-outs", runs.seconds[i]);
+  phase("all time-outs", runs.timeout_seconds);
+  phase("device waits", runs.lock_wait_seconds);
   const std::optional<StepStatus> built = step_status(runs.build);
   const auto unbuilt = [&](LabStatus status, const std::string& message) {
     LabResult u = not_graded(spec, s, r.student, status, message);
@@ -198,17 +234,7 @@ LabResult grade_screened(const LabSpec& spec, const LabReference& reference, con
 
   r.status = LabStatus::Graded;
   r.device = runs.build.value("device", "");
-  for (std::size_t pos = 0; pos < indices.size(); ++pos) {
-    const CaseSpec& c = spec.cases[indices[pos]];
-    if (runs.results[pos].is_null()) {
-      r.cases.push_back({c.name, c.visible, 0, c.points, CaseStatus::NotRun, "not run: screening stops at the first case that loses points", "", 0});
-      continue;
-    }
-    r.cases.push_back(judge_case(spec, reference, driver, indices[pos], runs.results[pos], runs.seconds[pos], source, shown_as));
-    if (pos < runs.timed_out_first.size() && runs.timed_out_first[pos])
-      r.cases.back().message += std::string(r.cases.back().message.empty() ? "" : "; ") +
-                                "run again alone after a time-out while other kernels were graded on the device (this run counts)";
-  }
+  case_lines(spec, reference, driver, indices, runs, source, shown_as, r);
   if (s.grading.stop_at_first_loss && std::any_of(r.cases.begin(), r.cases.end(), loses_points)) return r;
   if (spec.speed && (spec.speed->visible || !s.grading.visible_only)) {
     const Clock::time_point speed_start = Clock::now();
@@ -217,7 +243,9 @@ LabResult grade_screened(const LabSpec& spec, const LabReference& reference, con
   }
   const bool with_safety = !s.oclgrind_done_elsewhere && spec.safety && s.grading.safety() && (spec.safety->visible || !s.grading.visible_only);
   const bool with_algorithm = !s.oclgrind_done_elsewhere && s.grading.algorithm() && spec.algorithm && (spec.algorithm->visible || !s.grading.visible_only);
-  if (with_safety || with_algorithm) {
+  if ((with_safety || with_algorithm) && !runs.timed_out_alone.empty()) {
+    for (CaseResult& c : oclgrind_not_run(spec, with_safety, with_algorithm, runs.timed_out_alone)) r.cases.push_back(std::move(c));
+  } else if (with_safety || with_algorithm) {
     const Clock::time_point oclgrind_start = Clock::now();
     for (CaseResult& c : oclgrind_cases(spec, with_safety, with_algorithm, s, copy, shown_as, source)) r.cases.push_back(std::move(c));
     phase("oclgrind", since(oclgrind_start));

@@ -1,5 +1,6 @@
 #include "tools/class_bench.hpp"
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <map>
@@ -99,7 +100,7 @@ std::string verdict_of(const CaseResult& c) {
   return text.str();
 }
 
-const char* const kPhases[] = {"screening", "build", "cases", "time-outs", "speed", "oclgrind"};
+const char* const kPhases[] = {"screening", "build", "cases", "time-outs", "all time-outs", "device waits", "speed", "oclgrind"};
 
 double phase_of(const std::map<std::string, double>& phases, const std::string& name) {
   return phases.count(name) ? phases.at(name) : 0.0;
@@ -126,6 +127,38 @@ void print_phases(std::ostream& out, const BatchStats& s) {
     }
     out << "\n";
   }
+}
+
+// The whole class against an earlier run's journal: the student-labs whose every case finished there
+// (no case timed out: the earlier grader ran a time-out again alone, so none timed out alone) must
+// get the same verdicts now, whatever the time budget; the lines it left out are counted.
+void compare_with(const ResultMap& now, const std::filesystem::path& journal, std::ostream& out) {
+  const ResultMap earlier = Journal(journal).load();
+  std::size_t finished = 0, differing = 0, budget_lines = 0, budget_labs = 0;
+  for (const auto& [key, r] : now) {
+    const std::size_t skipped = std::size_t(std::count_if(r.cases.begin(), r.cases.end(), not_run_for_time_budget));
+    budget_lines += skipped;
+    budget_labs += skipped > 0;
+  }
+  for (const auto& [key, before] : earlier) {
+    const auto it = now.find(key);
+    if (it == now.end() || std::any_of(before.cases.begin(), before.cases.end(), [](const CaseResult& c) {
+          return c.kind == CaseKind::Case && c.status == CaseStatus::Timeout;
+        }))
+      continue;
+    ++finished;
+    bool same = it->second.status == before.status && it->second.cases.size() == before.cases.size();
+    for (std::size_t i = 0; same && i < before.cases.size(); ++i) same = verdict_of(before.cases[i]) == verdict_of(it->second.cases[i]);
+    if (same) continue;
+    ++differing;
+    out << "  differs from " << journal.string() << ": " << key.first << " " << key.second << ", " << before.points() << " -> "
+        << it->second.points() << " points\n";
+    for (std::size_t i = 0; i < before.cases.size() && i < it->second.cases.size(); ++i)
+      if (verdict_of(before.cases[i]) != verdict_of(it->second.cases[i]))
+        out << "    " << before.cases[i].name << ": " << verdict_of(before.cases[i]) << " -> " << verdict_of(it->second.cases[i]) << "\n";
+  }
+  out << "time budget: " << budget_lines << " line(s) of " << budget_labs << " student-lab(s) not run after a time-out alone; against "
+      << journal.string() << ": " << finished << " student-labs whose every case finished there, " << differing << " differ now\n";
 }
 
 }  // namespace
@@ -176,9 +209,11 @@ void run_class_bench(const ClassBenchOptions& o, std::ostream& out) {
     if (it != now.results.end())
       for (std::size_t i = 0; i < before.cases.size() && i < it->second.cases.size(); ++i)
         if (verdict_of(before.cases[i]) != verdict_of(it->second.cases[i]))
-          out << "    " << before.cases[i].name << ": " << verdict_of(before.cases[i]) << " -> " << verdict_of(it->second.cases[i]) << "\n";
+          out << "    " << before.cases[i].name << ": " << verdict_of(before.cases[i]) << " -> " << verdict_of(it->second.cases[i])
+              << (not_run_for_time_budget(it->second.cases[i]) ? " (the time budget; the earlier way has none)" : "") << "\n";
   }
   out << "verdicts: " << compared << " student-labs graded both ways, " << differing << " differ\n";
+  if (!o.against.empty()) compare_with(now.results, o.against, out);
 }
 
 }  // namespace grader

@@ -20,6 +20,10 @@ struct ClassBenchOptions {
   std::size_t sample_every = 10;  // the earlier way grades every n-th student
   int jobs = 1;
   GradingOptions grading{};  // how each kernel is graded (its Oclgrind checks: All, or AlgorithmOnly for --no-races)
+  // The journal of an earlier run of the same class (its --work's now/journal.jsonl, e.g. by a
+  // grader before the time budget): every student-lab whose cases all finished there is compared,
+  // line by line, with this run's; empty: none.
+  std::filesystem::path against{};
 };
 
 void run_class_bench(const ClassBenchOptions& options, std::ostream& out);

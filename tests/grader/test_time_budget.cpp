@@ -1,0 +1,135 @@
+// The time budget per kernel function: a time-out beside other grading is run again alone first;
+// only a time-out with the device to itself ends the kernel function's later cases ("not run:
+// ..." naming the case), and an endless kernel's Oclgrind checks are not run either.
+#include <doctest/doctest.h>
+
+#include <chrono>
+#include <nlohmann/json.hpp>
+
+#include "isolation/case_runs.hpp"
+#include "kit/paths.hpp"
+#include "spec/spec.hpp"
+#include "support.hpp"
+
+using json = nlohmann::json;
+
+namespace {
+
+// A stand-in for `grader run-case` that runs the cases of its list in turn and writes "ok" for
+// each, except: the case of seed ENDLESS never finishes, and the case of seed SLOW runs past its
+// limit the first time it is run (as under load), and finishes when run again.
+std::filesystem::path stand_in(const test::TempDir& dir, int endless, int slow) {
+  const std::filesystem::path fake = dir / "fake-grader";
+  test::write(fake, R"sh(#!/bin/sh
+while [ $# -gt 0 ]; do case "$1" in --cases) cases=$2;; --result-dir) out=$2;; esac; shift; done
+echo '{"status":"built"}' > "$out/tmp" && mv "$out/tmp" "$out/built.json"
+i=0
+for seed in $(grep -o '"seed":[0-9]*' "$cases" | cut -d: -f2); do
+  echo "$seed" >> ")sh" + (dir / "ran").string() + R"sh("
+  if [ "$seed" = )sh" + std::to_string(endless) + R"sh( ]; then sleep 100; fi
+  if [ "$seed" = )sh" + std::to_string(slow) + R"sh( ] && [ ! -e ")sh" + (dir / "slow-once").string() + R"sh(" ]; then
+    : > ")sh" + (dir / "slow-once").string() + R"sh("; sleep 100
+  fi
+  echo '{"status":"ok"}' > "$out/tmp"; mv "$out/tmp" "$out/case-$i.json"
+  i=$((i + 1))
+done
+)sh");
+  std::filesystem::permissions(fake, std::filesystem::perms::all);
+  return fake;
+}
+
+std::vector<std::size_t> all_cases(const grader::LabSpec& spec) {
+  std::vector<std::size_t> indices(spec.cases.size());
+  for (std::size_t i = 0; i < indices.size(); ++i) indices[i] = i;
+  return indices;
+}
+
+std::size_t position_of_seed(const grader::LabSpec& spec, int seed) {
+  for (std::size_t i = 0; i < spec.cases.size(); ++i)
+    if (spec.cases[i].params.at("seed") == seed) return i;
+  throw std::logic_error("no case of that seed");
+}
+
+}  // namespace
+
+TEST_CASE("a time-out alone ends the kernel function's larger cases, which are not run, and the smallest run first") {
+  test::TempDir dir;
+  test::open_to_children(dir);
+  // Lab 03, one kernel: seed 2 is the case N = 100 (L = 1), the third smallest of ten.
+  const auto spec = grader::load_specs(kit::root() / "grader" / "specs", {"03"}).at(0);
+  grader::GradeSettings s{stand_in(dir, 2, -1), dir / "work"};
+  std::filesystem::create_directories(s.workdir);
+  const auto start = std::chrono::steady_clock::now();
+  const grader::CaseRuns runs = grader::run_cases(spec, s, dir / "K.cl", "K.cl", all_cases(spec),
+                                                  [](std::size_t, const json&) { return grader::AfterCase::GoOn; });
+  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  const std::size_t endless = position_of_seed(spec, 2);
+  // Run under load, then alone: both time-outs, the second counts; nothing larger is run after it.
+  CHECK(grader::step_end(runs.results[endless]) == grader::CaseStatus::Timeout);
+  CHECK(runs.timed_out_first[endless]);
+  CHECK(test::read(dir / "ran") == "11\n3\n2\n2\n");  // N = 1, N = 8, N = 100 twice
+  for (std::size_t i = 0; i < spec.cases.size(); ++i) {
+    CAPTURE(spec.cases[i].name);
+    const bool smaller = spec.cases[i].params.at("elements").get<int>() < 100;
+    if (smaller) CHECK(runs.results[i].value("status", "") == "ok");
+    if (i == endless || smaller) continue;
+    CHECK(runs.results[i].is_null());
+    CHECK(runs.not_run_after[i] == spec.cases[endless].name);
+  }
+  CHECK(runs.timed_out_alone == spec.cases[endless].name);
+  // Two time limits of 3 s, not eight cases' time-outs twice over.
+  CHECK(seconds < 4 * spec.cases[endless].time_limit_s);
+}
+
+TEST_CASE("a case that runs past its limit under load and finishes alone keeps its place, and no case is left out") {
+  test::TempDir dir;
+  test::open_to_children(dir);
+  const auto spec = grader::load_specs(kit::root() / "grader" / "specs", {"03"}).at(0);
+  grader::GradeSettings s{stand_in(dir, -1, 2), dir / "work"};
+  std::filesystem::create_directories(s.workdir);
+  const grader::CaseRuns runs = grader::run_cases(spec, s, dir / "K.cl", "K.cl", all_cases(spec),
+                                                  [](std::size_t, const json&) { return grader::AfterCase::GoOn; });
+  const std::size_t slow = position_of_seed(spec, 2);
+  for (std::size_t i = 0; i < spec.cases.size(); ++i) {
+    CAPTURE(spec.cases[i].name);
+    CHECK(runs.results[i].value("status", "") == "ok");
+    CHECK(runs.timed_out_first[i] == (i == slow));
+  }
+  CHECK(runs.timed_out_alone.empty());
+}
+
+TEST_CASE("an endless kernel: its later cases and its Oclgrind checks are not run, naming the case it did not finish alone") {
+  // gus's loop never ends for L >= 2; lab 03's smallest case (N = 1, L = 1) finishes, the next
+  // (N = 8, L = 8) does not, under load nor alone. Without the budget every case with L >= 2 ran
+  // twice to its 3 s limit and the Oclgrind run to its 5 s: over a minute.
+  test::TempDir dir;
+  test::write(dir / "class" / "gus" / "ArrayMultReduce.cl",
+              test::read(kit::root() / "grader/examples/class/gus-infinite-loop/ArrayMultReduce.cl"));
+  const auto start = std::chrono::steady_clock::now();
+  const auto run = test::run_program("grader", "grade --labs 03 --submissions " + (dir / "class").string() + " --out " +
+                                                   (dir / "out").string());
+  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  REQUIRE_MESSAGE(run.exit_code == 0, run.output);
+  const json report = json::parse(test::read(dir / "out" / "gus" / "report.json"));
+  const std::string endless = "one work-group of 8";
+  std::size_t not_run = 0;
+  for (const json& c : report["labs"][0]["cases"]) {
+    const std::string name = c["name"], status = c["status"], message = c["message"];
+    CAPTURE(name);
+    CAPTURE(message);
+    if (name == "smallest: one element, L = 1") {
+      CHECK(status == "passed");
+    } else if (name == endless) {
+      CHECK(status == "timeout");
+      CHECK(message.find("run again alone") != std::string::npos);
+    } else if (c["kind"] == "case" || c["kind"] == "safety" || c["kind"] == "algorithm") {
+      CHECK(status == "not-run");
+      CHECK(c["points"] == 0);
+      CHECK(message.find("not run: the kernel did not finish the case \"" + endless + "\" alone") != std::string::npos);
+      ++not_run;
+    }
+  }
+  CHECK(not_run >= 8 + 5);  // the other 8 cases, the 5 memory-safety checks (and the algorithm's)
+  CHECK(report["labs"][0]["points"] == 1);
+  CHECK_MESSAGE(seconds < 30, seconds);
+}
