@@ -27,6 +27,7 @@ function(kit_add_lab)
   endif()
   add_executable(${folder} main.cpp)
   target_link_libraries(${folder} PRIVATE ${links})
+  target_compile_options(${folder} PRIVATE ${KIT_DRIVER_OPT})
 
   set_property(GLOBAL APPEND PROPERTY KIT_LABS ${folder})
   set_property(GLOBAL APPEND PROPERTY KIT_LAB_IDS ${id})

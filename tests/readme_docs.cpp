@@ -199,6 +199,7 @@ std::string not_run_reason(const std::string& command) {
   if (has("grader slurm") && !has("--dry-run")) return "needs a Slurm cluster (tests/grader/test_slurm.cpp runs the grader on a one-node Slurm)";
   if (has("apt-get") || has("sudo ") || has("scripts/setup.sh") || command == "make setup") return "installs Debian packages as root";
   if (command == "make test") return "the whole test suite, of which this test is one";
+  if (has("measure-build.sh")) return "builds a student release and the kit from clean with ccache off, minutes long";
   if (has("grader mutants") && !has("--max-per-lab")) return "grades every mutant of the labs named, minutes long: the --max-per-lab form is run";
   (void)w;
   return "";

@@ -27,7 +27,7 @@ struct Region {
   std::vector<std::size_t> body;     // 0-based indices of its lines
 };
 
-std::string trimmed(const std::string& line) {
+std::string todo_trimmed(const std::string& line) {
   const auto first = line.find_first_not_of(" \t\r"), last = line.find_last_not_of(" \t\r");
   return first == std::string::npos ? "" : line.substr(first, last - first + 1);
 }
@@ -35,7 +35,7 @@ std::string trimmed(const std::string& line) {
 KernelFile read_kernel(const fs::path& relative) {
   KernelFile k{relative, {}};
   std::ifstream in(kit::root() / relative);
-  for (std::string line; std::getline(in, line);) k.lines.push_back(trimmed(line));
+  for (std::string line; std::getline(in, line);) k.lines.push_back(todo_trimmed(line));
   return k;
 }
 
@@ -82,7 +82,7 @@ std::string normalised(const std::string& text) {
       out += c;
     }
   }
-  return trimmed(out);
+  return todo_trimmed(out);
 }
 
 // A code line as a statement: its trailing comment, its closing ';' and braces cut; "" when what

@@ -16,7 +16,7 @@
 namespace {
 
 const auto kSolution = [] { return kit::lab_file(lab07::kLab, lab07::kKernelFile, true); };
-const auto kStarter = [] { return kit::lab_file(lab07::kLab, lab07::kKernelFile, false); };
+const auto kLab07Starter = [] { return kit::lab_file(lab07::kLab, lab07::kKernelFile, false); };
 
 // A typical mistake, made from the solution by replacing each `from` with its `to` (each found
 // once), written under the folder of the test that asked for it.
@@ -152,14 +152,14 @@ TEST_CASE("lab 07: a level's digest covers its size and every texel's bits") {
 TEST_CASE("lab 07: the starter compiles, fails both kernels, and is told its placeholder is still there") {
   for (const int block : {2, 4}) {
     CAPTURE(block);
-    const Checked r = check(kStarter(), make_case(33, 17, block));
+    const Checked r = check(kLab07Starter(), make_case(33, 17, block));
     REQUIRE(r.diff);
     CHECK(r.diff->find("level 1 of ") != std::string::npos);
     CHECK(r.diff->find("texel (0, 0)") != std::string::npos);
     CHECK(r.hint.find("top-left texel") != std::string::npos);
   }
   // A 1 x 1 image needs no pass: even the starter is right there.
-  CHECK_FALSE(check(kStarter(), make_case(1, 1, 2)).diff);
+  CHECK_FALSE(check(kLab07Starter(), make_case(1, 1, 2)).diff);
 }
 
 TEST_CASE("lab 07: typical mistakes get their hint") {
@@ -333,7 +333,7 @@ TEST_CASE("lab 07: the grader stores digests, passes the solution and names the 
   // The policy that reaches the lab's check is the one it implements.
   CHECK_THROWS_WITH_AS(driver.compare(params, {{"real", "depth-bound"}}, reference, solution),
                        doctest::Contains("lab 07-image-max-pyramid's check applies \"exact\""), kit::Error);
-  const auto starter = driver.run_case(test::runtime(), kStarter(), "ImagePyramid.cl", params);
+  const auto starter = driver.run_case(test::runtime(), kLab07Starter(), "ImagePyramid.cl", params);
   const kit::Verdict cmp = driver.compare(params, "exact", reference, starter);
   CHECK_FALSE(cmp.pass);
   CHECK(cmp.message.find("level 1 of 3 (9 x 5, the min of 4 x 4 blocks of 33 x 17): texel (0, 0): expected ") != std::string::npos);

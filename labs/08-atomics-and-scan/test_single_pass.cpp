@@ -14,8 +14,8 @@
 
 namespace {
 
-const auto solution = [] { return kit::lab_file(lab08::kLab, lab08::kKernelFile, true); };
-const auto starter = [] { return kit::lab_file(lab08::kLab, lab08::kKernelFile, false); };
+const auto single_pass_solution = [] { return kit::lab_file(lab08::kLab, lab08::kKernelFile, true); };
+const auto single_pass_starter = [] { return kit::lab_file(lab08::kLab, lab08::kKernelFile, false); };
 
 // Runs `launches` launches of N = 4099 whole numbers over 100 groups of 8 (13 partials per
 // work-item of the last group); returns the verdict.
@@ -37,7 +37,7 @@ kit::Verdict run_single_pass(const std::filesystem::path& file, int launches) {
 
 // The solution with `from` replaced by `to` (which must be there), written to a temporary file.
 std::filesystem::path mutant(const test::TempDir& dir, const std::string& from, const std::string& to) {
-  std::string source = test::read(solution());
+  std::string source = test::read(single_pass_solution());
   const std::size_t at = source.find(from);
   REQUIRE(at != std::string::npos);
   source.replace(at, from.size(), to);
@@ -49,12 +49,12 @@ std::filesystem::path mutant(const test::TempDir& dir, const std::string& from, 
 }  // namespace
 
 TEST_CASE("lab 08 single pass: the solution is exact in every launch, with the ticket set back by the kernel") {
-  const kit::Verdict v = run_single_pass(solution(), 4);
+  const kit::Verdict v = run_single_pass(single_pass_solution(), 4);
   CHECK_MESSAGE(v.pass, v.message);
 }
 
 TEST_CASE("lab 08 single pass: the starter and the typical mistakes fail, each with its hint") {
-  const kit::Verdict starter_verdict = run_single_pass(starter(), 1);
+  const kit::Verdict starter_verdict = run_single_pass(single_pass_starter(), 1);
   CHECK_FALSE(starter_verdict.pass);
   CHECK(starter_verdict.hint.find("no work-group wrote the result") != std::string::npos);
 

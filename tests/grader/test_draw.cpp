@@ -17,13 +17,13 @@ namespace {
 
 const char* kLab03 = "grader/specs/03-array-mult-reduce.json";
 
-grader::LabSpec lab03() { return grader::load_spec(kit::root() / kLab03); }
+grader::LabSpec lab03_spec() { return grader::load_spec(kit::root() / kLab03); }
 
 // Lab 03's case at L = 8, one work-group, traced and drawn.
 grader::DrawRun trace03(const std::filesystem::path& kernel, const test::TempDir& dir) {
   const grader::GradeSettings s{std::filesystem::path(KIT_BIN_DIR) / "grader", dir / "work"};
   const grader::json params = grader::json::parse(R"({"elements":8,"local":8,"data":"int","seed":12})");
-  return grader::trace_kernel(lab03(), s, kernel, "ArrayMultReduce.cl", params, dir / "trace");
+  return grader::trace_kernel(lab03_spec(), s, kernel, "ArrayMultReduce.cl", params, dir / "trace");
 }
 
 // The (written, read) column pairs of one row's adds.
@@ -106,7 +106,7 @@ struct OclgrindAs {
 
 TEST_CASE("draw: an endless loop, a crash of Oclgrind or an unreadable kernel gives a note naming the lab and kernel, and no picture") {
   test::TempDir dir;
-  grader::LabSpec spec = lab03();
+  grader::LabSpec spec = lab03_spec();
   spec.safety->time_limit_s = 2;  // the loop never ends: 2 s show it as well as 5
   test::write(dir / "sub" / "ArrayMultReduce.cl", endless03());
   const grader::GradeSettings s{std::filesystem::path(KIT_BIN_DIR) / "grader", dir / "work"};
@@ -230,8 +230,8 @@ TEST_CASE("draw: the first work-group that stored otherwise than the solution's 
   kernel = test::replace_once(kernel, "if ((tnum & mask) == 0)", "if ((tnum & mask) == 0 && (wgNum != 2 || offset < 4))");  // group 2 stops after 2 levels
   test::write(dir / "ArrayMultReduce.cl", kernel);
   const grader::GradeSettings s{std::filesystem::path(KIT_BIN_DIR) / "grader", dir / "work"};
-  const grader::Drawings d = grader::draw_lab(lab03(), s, dir / "ArrayMultReduce.cl", "ArrayMultReduce.cl",
-                                              grader::solution_kernel(lab03()), dir / "out");
+  const grader::Drawings d = grader::draw_lab(lab03_spec(), s, dir / "ArrayMultReduce.cl", "ArrayMultReduce.cl",
+                                              grader::solution_kernel(lab03_spec()), dir / "out");
   INFO(d.notes.size());
   CHECK(std::filesystem::exists(dir / "out" / "03-array-mult-reduce-ArrayMultReduce.svg"));
   REQUIRE(std::filesystem::exists(dir / "out" / "03-array-mult-reduce-ArrayMultReduce-group2.svg"));

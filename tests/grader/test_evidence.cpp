@@ -19,7 +19,7 @@ std::string case_block(const std::string& output, const std::string& name) {
 }
 
 // The 1-based line of the first occurrence of `text` in `source`.
-int line_of(const std::string& source, const std::string& text) {
+int evidence_line_of(const std::string& source, const std::string& text) {
   int line = 1;
   for (std::size_t i = 0; i < source.find(text); ++i) line += source[i] == '\n';
   return line;
@@ -39,7 +39,7 @@ TEST_CASE("lab 04 rung 2 tested with tid % s: the failing visible case's hint na
   test::TempDir dir;
   const std::string source = solution_with(dir, "04-tree-reductions", "TreeReductions.cl", "        if (index < L)\n            scratch[index] += scratch[index + s];",
                                            "        if (tid % s == 0)\n            scratch[index] += scratch[index + s];");
-  const int line = line_of(source, "if (tid % s == 0)") + 1;
+  const int line = evidence_line_of(source, "if (tid % s == 0)") + 1;
   const auto run = test::run_program("grader", "check 04 --dir " + dir.path.string());
   CHECK(run.exit_code == 1);
   const std::string block = case_block(run.output, "rung 2 (interleaved strided): N below L: 7 elements, L = 32");
@@ -63,7 +63,7 @@ TEST_CASE("lab 05 window8 reading past active: the case name guesses no cause, t
   CHECK(block.find("got 0 (exact)") != std::string::npos);
   CHECK(block.find("hint: the result is 0, which none of the 7 inputs is") != std::string::npos);
   CHECK(block.find("Oclgrind, on this case: invalid read of size 4 at global memory (kernel window8_pass): work-item 0 of work-group 0 at MultipassReductions.cl:" +
-                   std::to_string(line_of(source, "acc = OP(acc, src[base + k]);")) + ":19") != std::string::npos);
+                   std::to_string(evidence_line_of(source, "acc = OP(acc, src[base + k]);")) + ":19") != std::string::npos);
   // The program's --check of the same case: outside the grader's zeroed memory the read past the
   // data finds whatever is there, so no 0 is claimed; the command that shows the read is printed.
   const auto program = test::run_program("05-multipass-reductions", "--check -n 7 -l 256 --data negative --op max -m window8 --seed 57 -k '" +
@@ -78,7 +78,7 @@ TEST_CASE("lab 05 window8 reading past active: the case name guesses no cause, t
   const auto under = test::run_command(line);
   CAPTURE(under.output);
   CHECK(under.output.find("Invalid read of size 4 at global memory") != std::string::npos);
-  CHECK(under.output.find("At line " + std::to_string(line_of(source, "acc = OP(acc, src[base + k]);"))) != std::string::npos);
+  CHECK(under.output.find("At line " + std::to_string(evidence_line_of(source, "acc = OP(acc, src[base + k]);"))) != std::string::npos);
 }
 
 TEST_CASE("lab 05 with an identity of 0 for max: told the 0 is none of the inputs, with no out-of-bounds read claimed") {
@@ -102,7 +102,7 @@ TEST_CASE("lab 08's float total updated with a plain +=: no compare-and-swap is 
   REQUIRE(!block.empty());
   CHECK(block.find("A compare-and-swap fails") == std::string::npos);
   CHECK(block.find("sum_float_atomic calls no atomic_cmpxchg: its update of the total is not atomic") != std::string::npos);
-  const std::string at = "AtomicsScan.cl:" + std::to_string(line_of(source, "        *total += scratch[0];"));
+  const std::string at = "AtomicsScan.cl:" + std::to_string(evidence_line_of(source, "        *total += scratch[0];"));
   CHECK(block.find("Oclgrind, on the memory-safety case") != std::string::npos);
   CHECK(block.find("read-write data race in global memory") != std::string::npos);
   CHECK(block.find("The update at " + at + " is not atomic") != std::string::npos);

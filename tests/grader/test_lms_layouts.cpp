@@ -15,7 +15,7 @@ using json = nlohmann::json;
 namespace fs = std::filesystem;
 
 namespace {
-const fs::path kClass = kit::root() / "grader" / "examples" / "class";
+const fs::path kExampleClass = kit::root() / "grader" / "examples" / "class";
 
 const grader::Student& student(const grader::StudentListing& listing, const std::string& name) {
   for (const grader::Student& s : listing.students)
@@ -30,7 +30,7 @@ std::vector<std::string> names(const grader::StudentListing& listing) {
   return all;
 }
 
-std::string joined(const std::vector<std::string>& lines) {
+std::string joined_notes(const std::vector<std::string>& lines) {
   std::string all;
   for (const std::string& l : lines) all += l + "\n";
   return all;
@@ -107,14 +107,14 @@ TEST_CASE("Canvas: a student's files are gathered, the highest -N of a file is g
   const grader::StudentListing listing = grader::read_submissions(subs.path);
   CHECK(listing.summary() == "Canvas download: 4 students");
   CHECK(names(listing) == std::vector<std::string>{"ada", "bob", "lu-103", "lu-104"});
-  CHECK(joined(listing.skipped) == "README.txt: not a Canvas submission file (<login>_<userid>_<submissionid>_<file>)\n");
+  CHECK(joined_notes(listing.skipped) == "README.txt: not a Canvas submission file (<login>_<userid>_<submissionid>_<file>)\n");
   const grader::Student& ada = student(listing, "ada");
   CHECK(ada.lms_id == "101");
   REQUIRE(ada.files.size() == 2);
-  CHECK(joined(ada.notes).find("ArrayMultReduce.cl was handed in 3 times: the newest, ada_101_9005_ArrayMultReduce-2.cl, is graded "
+  CHECK(joined_notes(ada.notes).find("ArrayMultReduce.cl was handed in 3 times: the newest, ada_101_9005_ArrayMultReduce-2.cl, is graded "
                                "as ArrayMultReduce.cl (older: ada_101_9001_ArrayMultReduce.cl, ada_101_9003_ArrayMultReduce-1.cl)") !=
         std::string::npos);
-  CHECK(joined(student(listing, "bob").notes) == "Canvas marked this submission late\n");
+  CHECK(joined_notes(student(listing, "bob").notes) == "Canvas marked this submission late\n");
 
   const fs::path root = grader::submission_root(ada, scratch / "ada");
   CHECK(test::snapshot(root) == std::map<std::string, std::string>{{"ArrayMultReduce.cl", "third"}, {"notes.md", "my notes"}});
@@ -127,7 +127,7 @@ TEST_CASE("Canvas: a student's files are gathered, the highest -N of a file is g
 
 TEST_CASE("Moodle: folders and flat files, names with spaces and non-ASCII letters are graded") {
   test::TempDir dir;
-  const std::string ada = test::read(kClass / "ada" / "ArrayMultReduce.cl");
+  const std::string ada = test::read(kExampleClass / "ada" / "ArrayMultReduce.cl");
   test::write(dir / "class" / "Zoë Müller_4211_assignsubmission_file_" / "ArrayMultReduce.cl", ada);
   test::write(dir / "class" / "Zoë Müller_4211_assignsubmission_onlinetext_" / "onlinetext.html", "<p>done</p>");
   test::write(dir / "class" / "José Núñez_4212_assignsubmission_file_ArrayMultReduce.cl", ada);
@@ -139,7 +139,7 @@ TEST_CASE("Moodle: folders and flat files, names with spaces and non-ASCII lette
   CHECK(names(listing) == std::vector<std::string>{"jose-nunez", "zoe-muller"});
   CHECK(student(listing, "zoe-muller").lms_id == "4211");
   CHECK(student(listing, "zoe-muller").files.size() == 2);  // the file folder and the online text, gathered
-  CHECK(joined(listing.skipped).find("index.html: not a Moodle submission") != std::string::npos);
+  CHECK(joined_notes(listing.skipped).find("index.html: not a Moodle submission") != std::string::npos);
 
   const auto run = test::run_program("grader", "grade --labs 03 --no-races --submissions '" + (dir / "class").string() +
                                                    "' --out " + (dir / "out").string());
@@ -165,7 +165,7 @@ TEST_CASE("GitHub Classroom clones: the student is the name after the assignment
   const grader::StudentListing listing = grader::read_submissions(subs.path);
   CHECK(listing.summary() == "GitHub Classroom clones of lab3-: 3 students");
   CHECK(names(listing) == std::vector<std::string>{"ada", "ben-lee", "chen"});
-  CHECK(joined(listing.skipped) == "roster.csv: not a folder; GitHub Classroom clones are lab3-<username>/ folders\n");
+  CHECK(joined_notes(listing.skipped) == "roster.csv: not a folder; GitHub Classroom clones are lab3-<username>/ folders\n");
   const fs::path root = grader::submission_root(student(listing, "ben-lee"), subs / "unused");
   CHECK(root == subs / "lab3-ben-lee");  // graded where it is
   CHECK_FALSE(fs::exists(subs / "unused"));
@@ -210,12 +210,12 @@ TEST_CASE("a misnamed kernel file is named, and the exact name wins over a copy"
 
 TEST_CASE("a Canvas download of the example class gets the points of the folder layout") {
   test::TempDir dir;
-  const json expected = json::parse(test::read(kClass / "EXPECTED.json"))["students"];
+  const json expected = json::parse(test::read(kExampleClass / "EXPECTED.json"))["students"];
   const fs::path subs = dir / "canvas";
-  test::write(subs / "ada_LATE_101_9001_ArrayMultReduce.cl", test::read(kClass / "ada" / "ArrayMultReduce.cl"));
+  test::write(subs / "ada_LATE_101_9001_ArrayMultReduce.cl", test::read(kExampleClass / "ada" / "ArrayMultReduce.cl"));
   // ben handed in the starter first, then his kernel: Canvas renamed the second ArrayMultReduce-1.cl.
   test::write(subs / "benmissingbarrier_102_9002_ArrayMultReduce.cl", test::read(kit::root() / "labs/03-array-mult-reduce/ArrayMultReduce.cl"));
-  test::write(subs / "benmissingbarrier_102_9007_ArrayMultReduce-1.cl", test::read(kClass / "ben-missing-barrier" / "ArrayMultReduce.cl"));
+  test::write(subs / "benmissingbarrier_102_9007_ArrayMultReduce-1.cl", test::read(kExampleClass / "ben-missing-barrier" / "ArrayMultReduce.cl"));
   const auto before = test::snapshot(subs);
   const auto run = test::run_program("grader", "grade --labs 03 --jobs 2 --submissions " + subs.string() + " --out " + (dir / "out").string());
   REQUIRE_MESSAGE(run.exit_code == 0, run.output);

@@ -6,7 +6,7 @@
 #include "support.hpp"
 
 namespace {
-const std::string kKernel =
+const std::string kPlainKernel =
     "kernel void ArrayMultReduce(global const float *dA, global const float *dB, local float *prods, global float *dC)\n"
     "{ dC[0] = 0; }\n";
 std::vector<std::string> screen(const std::string& text) {
@@ -14,46 +14,46 @@ std::vector<std::string> screen(const std::string& text) {
 }
 }  // namespace
 
-TEST_CASE("a plain kernel passes the screen") { CHECK(screen(kKernel).empty()); }
+TEST_CASE("a plain kernel passes the screen") { CHECK(screen(kPlainKernel).empty()); }
 
 TEST_CASE("#include and other file-reading directives are refused with their line") {
-  const auto p = screen("// header\n  #  include \"secret.h\"\n" + kKernel);
+  const auto p = screen("// header\n  #  include \"secret.h\"\n" + kPlainKernel);
   REQUIRE(p.size() == 1);
   CHECK(p[0].find("sub/ArrayMultReduce.cl:2: #include is not allowed") != std::string::npos);
-  CHECK(screen("#include_next <x>\n" + kKernel).size() == 1);
-  CHECK(screen("#embed \"data.bin\"\n" + kKernel).size() == 1);
+  CHECK(screen("#include_next <x>\n" + kPlainKernel).size() == 1);
+  CHECK(screen("#embed \"data.bin\"\n" + kPlainKernel).size() == 1);
   // Mentioned in a comment or a string is not a directive.
-  CHECK(screen("// do not #include anything\n/* #include \"x\" */\n" + kKernel).empty());
+  CHECK(screen("// do not #include anything\n/* #include \"x\" */\n" + kPlainKernel).empty());
 }
 
 TEST_CASE("binary, non-UTF-8 and oversized files are refused") {
-  const auto nul = screen(kKernel + std::string("\0junk", 5));
+  const auto nul = screen(kPlainKernel + std::string("\0junk", 5));
   REQUIRE(nul.size() == 1);
   CHECK(nul[0].find("NUL byte at line 3") != std::string::npos);
-  const auto latin1 = screen("// caf\xe9\n" + kKernel);
+  const auto latin1 = screen("// caf\xe9\n" + kPlainKernel);
   REQUIRE(latin1.size() == 1);
   CHECK(latin1[0].find("sub/ArrayMultReduce.cl:1: byte 7 is not UTF-8") != std::string::npos);
-  CHECK(screen("// caf\xc3\xa9 \xe2\x9c\x93\n" + kKernel).empty());  // real UTF-8 is fine
-  const auto big = screen(kKernel + std::string(grader::kMaxKernelBytes, ' '));
+  CHECK(screen("// caf\xc3\xa9 \xe2\x9c\x93\n" + kPlainKernel).empty());  // real UTF-8 is fine
+  const auto big = screen(kPlainKernel + std::string(grader::kMaxKernelBytes, ' '));
   REQUIRE(big.size() == 1);
   CHECK(big[0].find("above the limit") != std::string::npos);
 }
 
 TEST_CASE("a byte-order mark and CRLF or CR line ends pass the screen, lines and bytes counted as in the file") {
   const std::string bom = "\xEF\xBB\xBF";
-  CHECK(screen(bom + kKernel).empty());
-  CHECK(screen(bom + "// a\r\n" + kKernel).empty());
-  const auto mac = screen(bom + "// header\r#include \"secret.h\"\r" + kKernel);
+  CHECK(screen(bom + kPlainKernel).empty());
+  CHECK(screen(bom + "// a\r\n" + kPlainKernel).empty());
+  const auto mac = screen(bom + "// header\r#include \"secret.h\"\r" + kPlainKernel);
   REQUIRE(mac.size() == 1);
   CHECK(mac[0].find("sub/ArrayMultReduce.cl:2: #include is not allowed") != std::string::npos);
-  const auto latin1 = screen(bom + "// caf\xe9\n" + kKernel);
+  const auto latin1 = screen(bom + "// caf\xe9\n" + kPlainKernel);
   REQUIRE(latin1.size() == 1);
   CHECK(latin1[0].find("sub/ArrayMultReduce.cl:1: byte 10 is not UTF-8") != std::string::npos);  // the mark's 3 bytes count
 }
 
 TEST_CASE("a UTF-16 file is refused with what to change") {
   std::string utf16 = "\xFF\xFE";
-  for (char c : kKernel) utf16 += std::string{c, '\0'};
+  for (char c : kPlainKernel) utf16 += std::string{c, '\0'};
   CHECK(screen(utf16) == std::vector<std::string>{"sub/ArrayMultReduce.cl: saved as UTF-16: save it as UTF-8"});
   CHECK(screen(utf16.substr(2)) == std::vector<std::string>{"sub/ArrayMultReduce.cl: saved as UTF-16: save it as UTF-8"});
 }
@@ -86,15 +86,15 @@ TEST_CASE("spellings of #include that the preprocessor accepts are refused too")
                                     std::string("char q = '\"';\n#include \"/etc/passwd\"\n"),
                                     std::string("int x;\r#include \"/etc/passwd\"\n"), std::string("#line 1 \"other.cl\"\n")}) {
     CAPTURE(sneaky);
-    const auto p = screen(sneaky + kKernel);
+    const auto p = screen(sneaky + kPlainKernel);
     REQUIRE(p.size() == 1);
     CHECK(p[0].find("is not allowed") != std::string::npos);
   }
-  CHECK(screen("#define OP(a, b) ((a) + (b))\n#if 1\n#pragma unroll\n#endif\n" + kKernel).empty());
+  CHECK(screen("#define OP(a, b) ((a) + (b))\n#if 1\n#pragma unroll\n#endif\n" + kPlainKernel).empty());
 }
 
 TEST_CASE("a missing kernel names the kernels the file declares and the one that is a misspelling of it") {
-  std::string renamed = kKernel;
+  std::string renamed = kPlainKernel;
   renamed.replace(renamed.find("ArrayMultReduce("), 16, "ArrayMultReduction(");
   const auto near = screen("kernel void helper(global float *x) { x[0] = 0; }\n" + renamed);
   REQUIRE(near.size() == 1);

@@ -34,7 +34,7 @@ OrderEvent ev(std::size_t item, std::size_t phase, char kind, long arg, int line
 std::string solution() { return test::read(kit::lab_file("08-atomics-and-scan", "AtomicsScan.cl", true)); }
 
 // The 1-based line of the solution on which `text` first starts inside dot_single_pass.
-int line_of(const std::string& s, const std::string& text) {
+int fence_line_of(const std::string& s, const std::string& text) {
   const std::size_t at = s.find(text, s.find("dot_single_pass(global const float"));
   REQUIRE(at != std::string::npos);
   return int(1 + std::count(s.begin(), s.begin() + long(at), '\n'));
@@ -120,7 +120,7 @@ TEST_CASE("ticket fences end to end: renamed parameters keep the check, and each
   renamed = renamed.substr(0, from) + body;
   CHECK(fence_line(renamed).rfind("  PASS", 0) == 0);
 
-  const int first = line_of(s, "dot_single_pass(global const float"), last = line_of(s, "atomic_xchg(ticket, 0);");
+  const int first = fence_line_of(s, "dot_single_pass(global const float"), last = fence_line_of(s, "atomic_xchg(ticket, 0);");
   int fences = 0;
   for (const grader::Mutant& m : grader::make_mutants(s)) {
     if (m.op != "fence" || m.line < first || m.line > last) continue;
@@ -128,7 +128,7 @@ TEST_CASE("ticket fences end to end: renamed parameters keep the check, and each
     const std::string line = fence_line(m.source);
     CAPTURE(m.line);
     CHECK(line.rfind("  FAIL", 0) == 0);
-    CHECK(line.find("line " + std::to_string(line_of(s, "atomic_inc(ticket)"))) != std::string::npos);  // the ticket's line
+    CHECK(line.find("line " + std::to_string(fence_line_of(s, "atomic_inc(ticket)"))) != std::string::npos);  // the ticket's line
   }
   CHECK(fences == 2);
 }

@@ -19,7 +19,7 @@ namespace {
 namespace fs = std::filesystem;
 
 // Fixed modes: the archive's own modes (setuid, world-writable, unreadable) are never used.
-constexpr auto kFileMode = static_cast<fs::perms>(0644);
+constexpr auto kArchiveFileMode = static_cast<fs::perms>(0644);
 constexpr auto kDirMode = static_cast<fs::perms>(0755);
 
 // The archive suffix `file` ends with (lower case), or "" for none.
@@ -161,7 +161,7 @@ class Extractor {
     const fs::path path = target_ / relative;
     std::ofstream out(path, std::ios::binary | std::ios::trunc);
     if (!out) fail("cannot create '" + path.string() + "' for entry '" + name + "'");
-    fs::permissions(path, kFileMode);
+    fs::permissions(path, kArchiveFileMode);
 
     std::uintmax_t file_bytes = 0;
     std::vector<char> buffer(64 * 1024);

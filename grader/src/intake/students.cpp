@@ -18,7 +18,7 @@ namespace {
 
 namespace fs = std::filesystem;
 
-constexpr auto kFileMode = static_cast<fs::perms>(0644);
+constexpr auto kStudentFileMode = static_cast<fs::perms>(0644);
 
 // The layouts accepted, for the message when none is recognised.
 const char* const kLayouts =
@@ -97,7 +97,7 @@ void copy_file_limited(const fs::path& from, const fs::path& to, const std::stri
   std::ifstream in(from, std::ios::binary);
   std::ofstream out(to, std::ios::binary | std::ios::trunc);
   if (!in || !out) throw kit::Error(shown + ": cannot copy it into the grader's work folder " + to.parent_path().string());
-  fs::permissions(to, kFileMode);
+  fs::permissions(to, kStudentFileMode);
   std::uintmax_t file_bytes = 0;
   std::vector<char> buffer(64 * 1024);
   while (in) {

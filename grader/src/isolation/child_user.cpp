@@ -12,7 +12,7 @@
 namespace grader {
 namespace {
 
-std::mutex lock;
+std::mutex chosen_lock;
 bool chosen = false;  // use_child_user was called
 std::optional<ChildUser> chosen_user;
 
@@ -44,13 +44,13 @@ std::optional<ChildUser> checked_child_user(const std::string& run_as) {
 }
 
 void use_child_user(const std::optional<ChildUser>& user) {
-  std::lock_guard<std::mutex> g(lock);
+  std::lock_guard<std::mutex> g(chosen_lock);
   chosen = true;
   chosen_user = user;
 }
 
 std::optional<ChildUser> child_user() {
-  std::lock_guard<std::mutex> g(lock);
+  std::lock_guard<std::mutex> g(chosen_lock);
   if (!chosen) {
     chosen_user = checked_child_user("");
     chosen = true;

@@ -37,7 +37,7 @@ int open_lock(const std::filesystem::path& path) {
   return fd;
 }
 
-void lock(int fd, int how) {
+void flock_retrying(int fd, int how) {
   if (fd < 0) return;
   while (::flock(fd, how) != 0 && errno == EINTR) {
   }
@@ -63,8 +63,8 @@ DeviceLock::DeviceLock(const kit::DeviceOptions& device, Mode mode) {
   const std::filesystem::path path = file(device);
   const int turnstile = open_lock(path.string() + ".turnstile");
   fd_ = open_lock(path);
-  lock(turnstile, LOCK_EX);
-  lock(fd_, mode == Mode::Exclusive ? LOCK_EX : LOCK_SH);
+  flock_retrying(turnstile, LOCK_EX);
+  flock_retrying(fd_, mode == Mode::Exclusive ? LOCK_EX : LOCK_SH);
   if (turnstile >= 0) ::close(turnstile);  // releases the turnstile
 }
 

@@ -10,20 +10,20 @@
 namespace grader {
 namespace {
 
-struct Token {
+struct CodeToken {
   enum Kind { Ident, Number, Punct } kind;
   std::string text;
   std::size_t offset;
 };
 
-bool ident_char(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; }
+bool code_char(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; }
 
 // The code tokens of `s`: comments, string and character literals and preprocessor lines (with
 // their backslash continuations) are skipped, so no mutant can touch them.
-std::vector<Token> code_tokens(const std::string& s) {
+std::vector<CodeToken> code_tokens(const std::string& s) {
   static const std::vector<std::string> puncts = {"<<=", ">>=", "...", "->", "++", "--", "<<", ">>", "<=", ">=", "==",
                                                   "!=",  "&&",  "||",  "+=", "-=", "*=", "/=", "%=", "&=", "|=", "^=", "##"};
-  std::vector<Token> tokens;
+  std::vector<CodeToken> tokens;
   bool line_start = true;  // only blanks so far on this line: a '#' here starts a directive
   for (std::size_t i = 0; i < s.size();) {
     const char c = s[i];
@@ -44,19 +44,19 @@ std::vector<Token> code_tokens(const std::string& s) {
       continue;
     }
     if (std::isdigit(static_cast<unsigned char>(c)) || (c == '.' && i + 1 < s.size() && std::isdigit(static_cast<unsigned char>(s[i + 1])))) {
-      for (++i; i < s.size() && (ident_char(s[i]) || s[i] == '.' ||
+      for (++i; i < s.size() && (code_char(s[i]) || s[i] == '.' ||
                                  ((s[i] == '+' || s[i] == '-') && (s[i - 1] == 'e' || s[i - 1] == 'E')));)
         ++i;
-      tokens.push_back({Token::Number, s.substr(start, i - start), start});
-    } else if (ident_char(c)) {
-      while (i < s.size() && ident_char(s[i])) ++i;
-      tokens.push_back({Token::Ident, s.substr(start, i - start), start});
+      tokens.push_back({CodeToken::Number, s.substr(start, i - start), start});
+    } else if (code_char(c)) {
+      while (i < s.size() && code_char(s[i])) ++i;
+      tokens.push_back({CodeToken::Ident, s.substr(start, i - start), start});
     } else {
       std::string p(1, c);
       for (const std::string& q : puncts)
         if (s.compare(i, q.size(), q) == 0) { p = q; break; }
       i += p.size();
-      tokens.push_back({Token::Punct, p, start});
+      tokens.push_back({CodeToken::Punct, p, start});
     }
   }
   return tokens;
@@ -71,15 +71,15 @@ bool type_word(const std::string& w) {
 }
 
 // Whether a token can end an operand, so that a `+ - * /` after it is a binary operator.
-bool ends_operand(const Token& t) {
+bool ends_operand(const CodeToken& t) {
   static const std::set<std::string> keywords = {"return", "case", "else", "do", "sizeof", "goto", "typedef"};
-  if (t.kind == Token::Number) return true;
-  if (t.kind == Token::Ident) return !keywords.count(t.text) && !type_word(t.text);
+  if (t.kind == CodeToken::Number) return true;
+  if (t.kind == CodeToken::Ident) return !keywords.count(t.text) && !type_word(t.text);
   return t.text == ")" || t.text == "]";
 }
 
-bool comparison(const Token& t) {
-  return t.kind == Token::Punct && (t.text == "<" || t.text == "<=" || t.text == ">" || t.text == ">=" || t.text == "==" || t.text == "!=");
+bool comparison(const CodeToken& t) {
+  return t.kind == CodeToken::Punct && (t.text == "<" || t.text == "<=" || t.text == ">" || t.text == ">=" || t.text == "==" || t.text == "!=");
 }
 
 // The text of the line holding `offset`, without its leading and trailing blanks.
@@ -101,12 +101,12 @@ const std::map<std::string, std::string> plain = {
 // A grid-stride loop made a run per work-item: each work-item reads its own contiguous share of
 // the range. Still correct, but neighbouring work-items read far apart (the uncoalesced pattern
 // lab 06 teaches against), so only the access-pattern check can tell. (offset, length, text) each.
-std::vector<std::tuple<std::size_t, std::size_t, std::string>> uncoalesced(const std::string& source, const std::vector<Token>& t) {
+std::vector<std::tuple<std::size_t, std::size_t, std::string>> uncoalesced(const std::string& source, const std::vector<CodeToken>& t) {
   static const std::regex grid_stride(R"(for\s*\(\s*(\w+)\s+(\w+)\s*=\s*get_global_id\s*\(\s*0\s*\)\s*;\s*\2\s*<\s*([^;]+?)\s*;\s*\2\s*\+=\s*get_global_size\s*\(\s*0\s*\)\s*\))");
   std::vector<std::tuple<std::size_t, std::size_t, std::string>> out;
   for (auto it = std::sregex_iterator(source.begin(), source.end(), grid_stride); it != std::sregex_iterator(); ++it) {
     const std::size_t at = std::size_t(it->position(0));
-    const bool in_code = std::any_of(t.begin(), t.end(), [&](const Token& k) { return k.offset == at && k.text == "for"; });
+    const bool in_code = std::any_of(t.begin(), t.end(), [&](const CodeToken& k) { return k.offset == at && k.text == "for"; });
     if (!in_code || it->str().find('\n') != std::string::npos) continue;
     const std::string type = (*it)[1], v = (*it)[2], bound = (*it)[3];
     const std::string share = "((" + bound + ") + get_global_size(0) - 1) / get_global_size(0)";
@@ -120,7 +120,7 @@ std::vector<std::tuple<std::size_t, std::size_t, std::string>> uncoalesced(const
 }  // namespace
 
 std::vector<Mutant> make_mutants(const std::string& source) {
-  const std::vector<Token> t = code_tokens(source);
+  const std::vector<CodeToken> t = code_tokens(source);
   std::vector<Mutant> mutants;
   std::set<std::string> seen = {source};
   // Records one mutant: the span [offset, offset + length) becomes `replacement`.
@@ -143,13 +143,13 @@ std::vector<Mutant> make_mutants(const std::string& source) {
   static const std::map<std::string, std::vector<std::string>> ids = {
       {"get_local_id", {"get_global_id", "get_group_id"}}, {"get_global_id", {"get_local_id"}}, {"get_group_id", {"get_local_id"}}};
   for (std::size_t i = 0; i < t.size(); ++i) {
-    const Token& k = t[i];
-    if (k.kind == Token::Punct) {
+    const CodeToken& k = t[i];
+    if (k.kind == CodeToken::Punct) {
       if (relational.count(k.text)) add("relational", k.offset, k.text.size(), relational.at(k.text));
       if (binary.count(k.text) && i > 0 && ends_operand(t[i - 1])) add("arithmetic", k.offset, k.text.size(), binary.at(k.text));
       if (compound.count(k.text)) add("arithmetic", k.offset, k.text.size(), compound.at(k.text));
       // x < n  ->  x < n - 1, where the bound is one name or one call.
-      if ((k.text == "<" || k.text == "<=") && i + 1 < t.size() && t[i + 1].kind == Token::Ident && !type_word(t[i + 1].text)) {
+      if ((k.text == "<" || k.text == "<=") && i + 1 < t.size() && t[i + 1].kind == CodeToken::Ident && !type_word(t[i + 1].text)) {
         std::size_t last = i + 1;
         if (text(last + 1) == "(")
           for (int depth = 0; ++last < t.size();) {
@@ -159,7 +159,7 @@ std::vector<Mutant> make_mutants(const std::string& source) {
         if (last < t.size() && (last + 1 == t.size() || operand_end.count(text(last + 1))))
           add("off-by-one", t[last].offset + t[last].text.size(), 0, " - 1");
       }
-    } else if (k.kind == Token::Number && std::regex_match(k.text, std::regex("(0|[1-9][0-9]*)[uUlL]*"))) {
+    } else if (k.kind == CodeToken::Number && std::regex_match(k.text, std::regex("(0|[1-9][0-9]*)[uUlL]*"))) {
       const std::size_t digits = k.text.find_first_not_of("0123456789");
       const long long value = std::stoll(k.text.substr(0, digits));
       const std::string suffix = digits == std::string::npos ? "" : k.text.substr(digits);
@@ -170,7 +170,7 @@ std::vector<Mutant> make_mutants(const std::string& source) {
         add("off-by-one", k.offset, k.text.size(), with(value - 1));
       }
       if (value == 0 || value == 1 || value == 2) add("constant", k.offset, k.text.size(), with(value == 0 ? 1 : value == 1 ? 0 : 4));
-    } else if (k.kind == Token::Ident && text(i + 1) == "(") {
+    } else if (k.kind == CodeToken::Ident && text(i + 1) == "(") {
       std::size_t last = i + 1;  // the call's closing parenthesis
       std::vector<std::size_t> commas;  // its arguments' separators
       for (int depth = 0; last < t.size(); ++last) {
