@@ -61,7 +61,18 @@ if compgen -G '/usr/local/share/ca-certificates/*.crt' > /dev/null; then
   cp /usr/local/share/ca-certificates/*.crt "$root/usr/local/share/ca-certificates/"
   echo "check-fresh-machine: copied this host's own CA certificates into the root ($(ls /usr/local/share/ca-certificates | tr '\n' ' '))"
 fi
-for m in "${mounts[@]}"; do mount --bind "/$m" "$root/$m"; done
+# /sys with what is mounted below it (recursive): Slurm 24.11 (Debian 13) has slurmd set up its
+# cgroup plugin at start, which fails without /sys/fs/cgroup ("No filesystem mounted on
+# /sys/fs/cgroup"), so `make test`'s one-node Slurm never comes up. Made a slave, so that taking the
+# root's mounts down never takes the host's down with them.
+for m in "${mounts[@]}"; do
+  if [ "$m" = sys ]; then
+    mount --rbind /sys "$root/sys"
+    mount --make-rslave "$root/sys"
+  else
+    mount --bind "/$m" "$root/$m"
+  fi
+done
 
 # One command as root inside the root, timed; its output goes to a log (the last lines are shown).
 declare -A took

@@ -35,7 +35,9 @@ case "${1:-core}" in
   *) echo "setup: unknown role '$1' (core, slides or test)" >&2; exit 2 ;;
 esac
 
-installed() { dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -q 'install ok installed'; }
+# Never `cmd | grep -q` here: grep -q stops reading at its match, cmd may then die of SIGPIPE, and
+# under pipefail the pipeline fails (liboclgrind-dev, offered, was taken for missing that way).
+installed() { [[ "$(dpkg-query -W -f='${Status}' "$1" 2>/dev/null || true)" == *'install ok installed'* ]]; }
 # What the grader (grader/src/oclgrind/checks.cpp) and the plugin's CMake look for: the program in
 # /usr/bin or /usr/local/bin, the plugin API's headers in /usr/include, /usr/local/include or /opt/oclgrind.
 have_oclgrind() {
@@ -47,7 +49,11 @@ have_oclgrind() {
 }
 # Whether the package lists offer every one of the packages (an unknown name prints nothing).
 offered() {
-  for p in "$@"; do apt-cache policy "$p" 2>/dev/null | grep -q 'Candidate: [^(]' || return 1; done
+  local policy
+  for p in "$@"; do
+    policy=$(apt-cache policy "$p" 2>/dev/null || true)
+    grep -q 'Candidate: [^(]' <<< "$policy" || return 1
+  done
 }
 
 # PyPI's build of Oclgrind into /opt/oclgrind: built in a fresh folder, moved into place whole.
@@ -84,7 +90,7 @@ install_oclgrind_pypi() {
     mkdir -p /usr/local/bin
     ln -sfn "$oclgrind_prefix/bin/oclgrind" /usr/local/bin/oclgrind
   fi
-  if ! "$oclgrind_prefix/bin/oclgrind" clinfo -l 2>/dev/null | grep -q 'Oclgrind Simulator'; then
+  if [[ "$("$oclgrind_prefix/bin/oclgrind" clinfo -l 2>/dev/null || true)" != *'Oclgrind Simulator'* ]]; then
     echo "setup: Oclgrind in $oclgrind_prefix does not show its device: $oclgrind_prefix/bin/oclgrind clinfo -l" >&2
     return 1
   fi

@@ -74,5 +74,9 @@ for _ in $(seq 60); do
   sleep 1
 done
 echo "$0: the node did not become idle in 60 s; slurmctld.log and slurmd.log in $dir say why:" >&2
-tail -5 "$dir/slurmctld.log" "$dir/slurmd.log" >&2
+tail -n 5 "$dir/slurmctld.log" "$dir/slurmd.log" >&2
+if ! mountpoint -q /sys/fs/cgroup; then
+  echo "$0: /sys/fs/cgroup is not mounted here, and slurmd (Slurm 24.11, Debian 13) sets up its cgroup plugin at start;" >&2
+  echo "$0: in a chroot, mount /sys with what is below it: mount --rbind /sys ROOT/sys" >&2
+fi
 exit 1

@@ -200,6 +200,9 @@ std::string not_run_reason(const std::string& command) {
   if (has("apt-get") || has("sudo ") || has("scripts/setup.sh") || command == "make setup") return "installs Debian packages as root";
   if (command == "make test") return "the whole test suite, of which this test is one";
   if (has("measure-build.sh")) return "builds a student release and the kit from clean with ccache off, minutes long";
+  const std::string program = program_word(w) < w.size() ? w[program_word(w)] : "";
+  if (program == "docker" || program == "podman" || has("scripts/check-container.sh"))
+    return "needs a container engine and builds the kit's image (setup and the whole build): scripts/check-container.sh does it";
   if (has("grader mutants") && !has("--max-per-lab")) return "grades every mutant of the labs named, minutes long: the --max-per-lab form is run";
   (void)w;
   return "";
@@ -292,6 +295,10 @@ void check_not_run(const fs::path& tree, const Shown& s, const std::string& env)
   if (program == "make") {
     const auto plan = run_command("cd " + shell_quoted(tree.string()) + " && make -n " + s.command.substr(s.command.find("make") + 4));
     CHECK_MESSAGE(plan.exit_code == 0, s.where << ": `" << s.command << "`: make has no such target here\n" << plan.output);
+    return;
+  }
+  if (program == "docker" || program == "podman") {  // the image it builds or runs is the tree's Dockerfile's
+    CHECK_MESSAGE(fs::exists(tree / "Dockerfile"), s.where << ": `" << s.command << "`: the tree has no Dockerfile");
     return;
   }
   if (program.rfind("scripts/", 0) == 0 || program == "sudo" || program == "apt-get") {

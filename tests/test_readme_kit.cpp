@@ -112,3 +112,12 @@ TEST_CASE("the README parser: a plain block holding a command is refused, `exits
   const auto named = test::docs::named_paths(dir / "labs" / "03" / "c.md", {"labs/"});
   CHECK(named == std::vector<std::string>{"labs/03/c.md", (dir / "docs" / "figures" / "x.svg").string()});
 }
+
+TEST_CASE("the README runner: a container engine's commands are not run, and say why") {
+  // The image's build runs scripts/setup.sh as root and takes the whole build: scripts/check-container.sh does it.
+  for (const char* command : {"docker build -t reduction-kit .", "docker run --rm reduction-kit", "podman build -t reduction-kit .",
+                              "scripts/check-container.sh"})
+    CHECK_MESSAGE(test::docs::not_run_reason(command).find("container") != std::string::npos, std::string(command));
+  CHECK(test::docs::not_run_reason("build/bin/grader check 03").empty());
+  CHECK(test::docs::not_run_reason("scripts/compare-verdicts.sh diff a b").empty());
+}

@@ -60,8 +60,15 @@ TEST_CASE("lab 05 window8 reading past active: the case name guesses no cause, t
   CAPTURE(run.output);
   CHECK(run.output.find("(the identity is") == std::string::npos);
   const std::string block = case_block(run.output, "window8: N = 7 negative values, max ");
-  CHECK(block.find("got 0 (exact)") != std::string::npos);
-  CHECK(block.find("hint: the result is 0, which none of the 7 inputs is") != std::string::npos);
+  // The read past the 7 inputs finds whatever lies after the buffer: undefined. PoCL 3.1 (Debian
+  // 12) leaves 0 there, so the max is 0; PoCL 6.0 (Debian 13) leaves what its allocator held
+  // (8.9e-39 in one run). The hint follows the result it got: a 0 is named as none of the inputs
+  // only where the result is 0 (the next test makes that 0 on every PoCL).
+  REQUIRE(!block.empty());
+  CHECK(block.find("wrong: max of 7 elements by window8") != std::string::npos);
+  const bool zero = block.find("got 0 (exact)") != std::string::npos;
+  CHECK((block.find("hint: the result is 0, which none of the 7 inputs is") != std::string::npos) == zero);
+  if (!zero) CHECK(block.find("hint: check each pass's index arithmetic") != std::string::npos);
   CHECK(block.find("Oclgrind, on this case: invalid read of size 4 at global memory (kernel window8_pass): work-item 0 of work-group 0 at MultipassReductions.cl:" +
                    std::to_string(evidence_line_of(source, "acc = OP(acc, src[base + k]);")) + ":19") != std::string::npos);
   // The program's --check of the same case: outside the grader's zeroed memory the read past the

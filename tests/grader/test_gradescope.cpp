@@ -77,6 +77,14 @@ TEST_CASE("the Gradescope autograder files are shipped") {
   CHECK(test::read(kit::root() / "grader/gradescope/run_autograder").find("grader gradescope") != std::string::npos);
 }
 
+TEST_CASE("the Gradescope image is set up by scripts/setup.sh: the same packages and the same Oclgrind fallback") {
+  // A list of its own would drift from the kit's (Debian 13 has no oclgrind package; setup.sh
+  // then installs PyPI's build): the autograder's setup.sh must call the kit's and install nothing itself.
+  const std::string setup = test::read(kit::root() / "grader/gradescope/setup.sh");
+  CHECK(setup.find("\nbash scripts/setup.sh") != std::string::npos);
+  for (const char* own : {"apt-get", "apt ", "pip ", "pip3", "dpkg"}) CHECK_MESSAGE(setup.find(own) == std::string::npos, std::string(own));
+}
+
 TEST_CASE("make gradescope-zip packs the kit without solutions, with the entry files at the top") {
   // A zip of its own (ZIP=), so that no other test making the default zip at the same time (the
   // READMEs' commands, under ctest -j) can change it while it is read.
@@ -89,7 +97,8 @@ TEST_CASE("make gradescope-zip packs the kit without solutions, with the entry f
   REQUIRE(std::system(list.c_str()) == 0);
   const std::string names = "\n" + test::read(dir / "names.txt");
   for (const char* must : {"\nsetup.sh\n", "\nrun_autograder\n", "\nCMakeLists.txt\n", "\ngrader/reference/MANIFEST.json\n",
-                           "\ngrader/specs/03-array-mult-reduce.json\n", "\nlabs/03-array-mult-reduce/main.cpp\n"})
+                           "\ngrader/specs/03-array-mult-reduce.json\n", "\nlabs/03-array-mult-reduce/main.cpp\n",
+                           "\nscripts/setup.sh\n", "\nscripts/oclgrind-launcher.sh\n"})
     CHECK_MESSAGE(names.find(must) != std::string::npos, must);
   CHECK(names.find("\nsolutions/") == std::string::npos);
   CHECK(names.find("\ntests/") == std::string::npos);
