@@ -16,8 +16,13 @@ namespace {
 char crash_message[512] = "";
 std::atomic<bool> reporting{false};
 char lab_number[8] = "NN";
+// Set by the first thread that crashes: a CPU device runs a kernel on several threads, and two of them
+// faulting at once would interleave their reports. A later one waits for the first to end the process.
+std::atomic_flag crash_reported = ATOMIC_FLAG_INIT;
 
 void on_crash(int sig) {
+  if (crash_reported.test_and_set())
+    for (;;) pause();
   const char* what = sig == SIGSEGV ? "a segmentation fault" : sig == SIGBUS ? "a bus error" : sig == SIGFPE ? "an arithmetic fault" : "an illegal instruction";
   const char* head = "\ncrashed with ";
   (void)!write(STDERR_FILENO, head, std::strlen(head));
