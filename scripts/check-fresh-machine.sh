@@ -56,6 +56,10 @@ echo "check-fresh-machine: root made in $(( $(date +%s) - t0 )) s ($(. "$root/et
 # A clone, as a student or the staff get the kit (make gradescope-zip reads git ls-files): HEAD only.
 git clone --quiet --no-hardlinks "$kit" "$root/root/kit"
 cp /etc/resolv.conf "$root/etc/resolv.conf"
+# An installed Debian 12 has an /etc/hosts naming localhost (the installer writes it; Debian 13's
+# netbase package ships one); a minbase root of Debian 12 has none, and slurmd then cannot resolve
+# "localhost" ("Unable to resolve", so make test's one-node Slurm never runs a job).
+[ -e "$root/etc/hosts" ] || printf '127.0.0.1\tlocalhost\n::1\t\tlocalhost ip6-localhost ip6-loopback\n' > "$root/etc/hosts"
 if compgen -G '/usr/local/share/ca-certificates/*.crt' > /dev/null; then
   mkdir -p "$root/usr/local/share/ca-certificates"
   cp /usr/local/share/ca-certificates/*.crt "$root/usr/local/share/ca-certificates/"
