@@ -6,6 +6,7 @@
 #include <chrono>
 #include <nlohmann/json.hpp>
 
+#include "export/reports.hpp"
 #include "isolation/case_runs.hpp"
 #include "kit/paths.hpp"
 #include "spec/spec.hpp"
@@ -131,5 +132,19 @@ TEST_CASE("an endless kernel: its later cases and its Oclgrind checks are not ru
   }
   CHECK(not_run >= 8 + 5);  // the other 8 cases, the 5 memory-safety checks (and the algorithm's)
   CHECK(report["labs"][0]["points"] == 1);
+  // The student's report.md gives each line not run its reason, as report.json does.
+  const std::string md = test::read(dir / "out" / "gus" / "report.md");
+  CHECK_MESSAGE(md.find("not run: the kernel did not finish the case \"" + endless + "\" alone") != std::string::npos, md);
   CHECK_MESSAGE(seconds < 30, seconds);
+}
+
+TEST_CASE("grader check's text gives a line the time budget did not run its reason, not a bare FAIL") {
+  grader::LabResult r;
+  r.lab = "03-array-mult-reduce", r.status = grader::LabStatus::Graded;
+  grader::CaseResult c;
+  c.name = "L = 2, 999 groups", c.status = grader::CaseStatus::NotRun, c.max_points = 1;
+  c.message = std::string(grader::kNotRunAfterTimeout) + "one work-group of 8\" alone (it ran past its 3 s limit with the device to itself)";
+  r.cases.push_back(c);
+  const std::string text = grader::check_report(r);
+  CHECK_MESSAGE(text.find(c.message) != std::string::npos, text);
 }

@@ -159,7 +159,8 @@ std::string check_report(const LabResult& r) {
     std::snprintf(head, sizeof head, "  %-4s %-52s %s/%s", check_label(c), c.name.c_str(), format_points(c.points).c_str(),
                   format_points(c.max_points).c_str());
     out << head << "\n";
-    if (not_here) out << "       " << c.message << "\n";
+    // A line not run says why: not on this device, or after the time budget ended its kernel.
+    if (not_here || (c.status == CaseStatus::NotRun && !c.message.empty())) out << "       " << c.message << "\n";
     const bool speed_figure = c.kind == CaseKind::Speed && c.status != CaseStatus::NotRun;  // its figure, passed or not
     if (((c.status != CaseStatus::Passed || c.points < c.max_points) && c.status != CaseStatus::NotRun) || speed_figure) {
       out << "       " << word(c.status) << ": " << c.message << "\n";
