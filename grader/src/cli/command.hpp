@@ -83,6 +83,7 @@ struct DeviceFlags {
 // --no-races and --no-oclgrind of `grade` and `slurm`: which checks run under Oclgrind.
 struct OclgrindFlags {
   bool no_races = false, no_oclgrind = false;
+  double device_disagrees_share = -1;  // -1: the spec's
   void add_to(CLI::App* app);
   OclgrindChecks checks() const;
   GradingOptions options(int pocl_threads, std::vector<kit::DeviceOptions> devices) const;

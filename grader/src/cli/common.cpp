@@ -80,6 +80,10 @@ void OclgrindFlags::add_to(CLI::App* app) {
                 "Leave out every check that runs under Oclgrind (memory safety and algorithm): they do not depend on "
                 "the device, so a machine without Oclgrind (a GPU node) can grade the rest");
   app->add_flag("--no-races", no_races, "Skip the memory-safety checks under Oclgrind (the algorithm checks still run)");
+  app->add_option("--device-disagrees-share", device_disagrees_share,
+                  "Share (0 to 1) of its points that a case earns when the device got it wrong and Oclgrind computed it right "
+                  "with no finding (status device-disagrees; default: the spec's device_disagrees_share, 1)")
+      ->check(CLI::Range(0.0, 1.0));
 }
 
 OclgrindChecks OclgrindFlags::checks() const {
@@ -92,6 +96,7 @@ GradingOptions OclgrindFlags::options(int pocl_threads, std::vector<kit::DeviceO
   o.pocl_threads = pocl_threads;
   o.oclgrind = checks();
   o.devices = std::move(devices);
+  o.device_disagrees_share = device_disagrees_share;
   return o;
 }
 
@@ -99,6 +104,7 @@ std::vector<std::string> OclgrindFlags::as_args() const {
   std::vector<std::string> args;
   if (no_races) args.push_back("--no-races");
   if (no_oclgrind) args.push_back("--no-oclgrind");
+  if (device_disagrees_share >= 0) args.insert(args.end(), {"--device-disagrees-share", std::to_string(device_disagrees_share)});
   return args;
 }
 

@@ -5,6 +5,7 @@
 #include "batch/batch.hpp"
 #include "cli/command.hpp"
 #include "core/files.hpp"
+#include "export/gradebook.hpp"
 #include "kit/errors.hpp"
 
 namespace grader::cli {
@@ -52,6 +53,7 @@ class Grade : public Command {
     o.term.no_deadline = no_deadline_;
     grade_class(o, std::cout);
     std::cout << "\nGradebook (" << (out_ / "gradebook.csv").string() << "):\n" << read_file(out_ / "gradebook.csv");
+    std::cout << device_disagrees_summary(read_file(out_ / "gradebook-status.csv"));
     return 0;
   }
 

@@ -27,6 +27,10 @@ struct GradingOptions {
   // `grader check`: a wrong or crashed visible case is run again under Oclgrind, once per kernel,
   // and its first finding is added to its hint (judge/evidence.hpp).
   bool case_evidence = false;
+  // A wrong or crashed case is run again under Oclgrind, and one that Oclgrind computes right with
+  // no finding is "device-disagrees" (judge/witness.hpp). Off only with OclgrindChecks::None.
+  bool witness = true;
+  double device_disagrees_share = -1;  // --device-disagrees-share: the share of such a case's points it earns (-1: the spec's)
 
   bool safety() const { return oclgrind == OclgrindChecks::All; }
   bool algorithm() const { return oclgrind != OclgrindChecks::None; }

@@ -13,8 +13,9 @@ constexpr Word<CaseStatus> kCaseStatusWords[] = {
     {CaseStatus::Timeout, "timeout"}, {CaseStatus::Crashed, "crashed"},
     {CaseStatus::OutOfMemory, "out-of-memory"}, {CaseStatus::NotRun, "not-run"},
     {CaseStatus::Error, "error"},     {CaseStatus::Late, "late"},
-    {CaseStatus::NotChecked, "not-checked"}, {CaseStatus::Scaled, "scaled"}};
-static_assert(one_word_each(kCaseStatusWords, CaseStatus::Scaled));
+    {CaseStatus::NotChecked, "not-checked"}, {CaseStatus::Scaled, "scaled"},
+                                                 {CaseStatus::DeviceDisagrees, "device-disagrees"}};
+static_assert(one_word_each(kCaseStatusWords, CaseStatus::DeviceDisagrees));
 
 constexpr Word<CaseKind> kCaseKindWords[] = {{CaseKind::Case, "case"},
                                              {CaseKind::Speed, "speed"},

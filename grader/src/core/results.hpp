@@ -38,6 +38,12 @@ enum class CaseStatus {
   // kernel that computes nothing right), so never shown as passed; the message says how many
   // points of how many, why, and what the check itself found. Last, so that older journals read.
   Scaled,
+  // "device-disagrees": a case the graded device got wrong (or crashed on) that the same case run
+  // under Oclgrind, an independent OpenCL implementation, computed right with no finding
+  // (judge/witness.hpp): the device's fault, not the kernel's. It earns the share of the case's
+  // points that the spec's device_disagrees_share (or --device-disagrees-share) gives, 1 by
+  // default; the message says what the device gave and what Oclgrind showed.
+  DeviceDisagrees,
 };
 
 // What a line of a lab's result is, and how the spec's points policy treats it.

@@ -5,6 +5,7 @@
 #include <set>
 #include <sstream>
 
+#include "export/reports.hpp"
 #include "intake/lms_layouts.hpp"
 
 namespace grader {
@@ -131,6 +132,8 @@ std::string status_phrase(const LabResult* r, const LabSpec& spec) {
     case LabStatus::Error: break;
   }
   if (const std::string timed_out = timeout_phrase(*r); !timed_out.empty()) phrases.push_back(timed_out);
+  if (const std::size_t n = device_disagrees_count(*r); n > 0)
+    phrases.push_back("device disagrees on " + std::to_string(n) + (n == 1 ? " case" : " cases") + " (right under Oclgrind: review)");
   for (const CaseResult& c : r->cases)
     if (c.kind == CaseKind::Late) phrases.push_back(late_phrase(c));
   std::string all;
@@ -156,6 +159,20 @@ std::string gradebook_status_csv(const std::vector<std::string>& students, const
     out << "\n";
   }
   return out.str();
+}
+
+std::string device_disagrees_summary(const std::string& status_csv) {
+  static const std::regex phrase(R"(device disagrees on (\d+) case)");
+  std::size_t cases = 0, labs = 0;
+  for (std::sregex_iterator m(status_csv.begin(), status_csv.end(), phrase), end; m != end; ++m) {
+    cases += std::stoul((*m)[1].str());
+    ++labs;
+  }
+  if (cases == 0) return "";
+  return "Device disagrees: " + std::to_string(cases) + (cases == 1 ? " case" : " cases") + " in " + std::to_string(labs) +
+         (labs == 1 ? " student-lab" : " student-labs") +
+         " that the device got wrong were computed right under Oclgrind with no finding (status device-disagrees); "
+         "review them in gradebook-status.csv and the students' reports.\n";
 }
 
 }  // namespace grader

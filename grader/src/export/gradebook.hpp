@@ -35,4 +35,9 @@ std::string status_phrase(const LabResult* result, const LabSpec& spec);
 std::string gradebook_status_csv(const std::vector<std::string>& students, const std::vector<LabSpec>& specs,
                                  const ResultMap& results);
 
+// The run's closing line on the cases the device got wrong and Oclgrind computed right, counted
+// from gradebook-status.csv's text (status_phrase's "device disagrees on N cases"): how many, in
+// how many student-labs, and where to review them; empty when there are none.
+std::string device_disagrees_summary(const std::string& status_csv);
+
 }  // namespace grader

@@ -47,6 +47,18 @@ std::string points_by_kind(const LabResult& r) {
   return line;
 }
 
+std::size_t device_disagrees_count(const LabResult& r) {
+  return std::size_t(std::count_if(r.cases.begin(), r.cases.end(), [](const CaseResult& c) { return c.status == CaseStatus::DeviceDisagrees; }));
+}
+
+std::string device_disagrees_line(const LabResult& r) {
+  const std::size_t n = device_disagrees_count(r);
+  if (n == 0) return "";
+  return "the device got " + std::to_string(n) + (n == 1 ? " case" : " cases") +
+         " wrong that Oclgrind, an independent OpenCL implementation, computed right with no finding (device-disagrees, "
+         "label DEVICE): the device's fault, not the kernel's; each such line says what the device gave";
+}
+
 std::string late_penalty_line(const LabResult& r) {
   double penalty = 0;
   bool late = false;
@@ -118,6 +130,7 @@ std::string student_report_md(const std::string& student, const std::vector<LabS
     if (r->status != LabStatus::Graded) out << "**" << word(r->status) << "**:\n\n```\n" << r->message << "\n```\n\n";
     if (const std::string kinds = points_by_kind(*r); !kinds.empty()) out << "Points: " << kinds << "\n\n";
     if (const std::string late = late_penalty_line(*r); !late.empty()) out << late << "\n\n";
+    if (const std::string device = device_disagrees_line(*r); !device.empty()) out << "Note: " << device << ".\n\n";
     out << "| case | result | points | details |\n|---|---|---|---|\n";
     for (const CaseResult& c : r->cases) {
       std::string details = case_explanation(c);
@@ -133,6 +146,7 @@ std::string student_report_md(const std::string& student, const std::vector<LabS
 }
 
 const char* check_label(const CaseResult& c) {
+  if (c.status == CaseStatus::DeviceDisagrees) return "DEVICE";
   const bool passed = c.status == CaseStatus::Passed || c.status == CaseStatus::Scaled;
   if (passed) return c.status == CaseStatus::Passed && c.points >= c.max_points ? "PASS" : "PART";
   return not_run_on_device(c) || c.status == CaseStatus::NotChecked ? "SKIP" : "FAIL";
@@ -169,6 +183,7 @@ std::string check_report(const LabResult& r) {
   }
   if (const std::string kinds = points_by_kind(r); !kinds.empty()) out << "  " << kinds << "\n";
   if (const std::string late = late_penalty_line(r); !late.empty()) out << "  " << late << "\n";
+  if (const std::string device = device_disagrees_line(r); !device.empty()) out << "  note: " << device << "\n";
   out << "  " << format_points(r.points()) << " / " << format_points(r.max_points()) << " points\n";
   return out.str();
 }

@@ -48,6 +48,11 @@ std::string format_points(double points);
 std::string points_by_kind(const LabResult& result);
 std::string late_penalty_line(const LabResult& result);
 
+// The lines that are "device-disagrees" (judge/witness.hpp): their count, and the sentence the
+// reports add when there are any (empty when none).
+std::size_t device_disagrees_count(const LabResult& result);
+std::string device_disagrees_line(const LabResult& result);
+
 // A CSV field: quoted (quotes doubled) when it holds a comma, a quote or a line break.
 std::string csv_field(const std::string& s);
 

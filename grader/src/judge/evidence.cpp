@@ -60,6 +60,8 @@ std::string joiner(const std::string& hint) {
   return hint.back() == '.' ? " " : ". ";
 }
 
+}  // namespace
+
 // A case's size for Oclgrind, which runs every work-item in turn and records every access:
 // its elements (or pixels) times its launches.
 double work_of(const json& params) {
@@ -82,6 +84,8 @@ std::string kernel_key(const SafetySpec& safety, const json& params) {
   return key;
 }
 
+namespace {
+
 // The safety run that stands in for a case too large for Oclgrind: the run that lists the case's
 // values of those fields, with those values only; none when no run lists them.
 std::optional<json> stand_in(const SafetySpec& safety, const json& params) {
@@ -98,26 +102,26 @@ std::optional<json> stand_in(const SafetySpec& safety, const json& params) {
   return std::nullopt;
 }
 
-struct EvidenceRun {
-  std::vector<OclgrindFinding> findings;
-  bool timed_out = false;
-};
+}  // namespace
 
 EvidenceRun run_under_oclgrind(const LabSpec& spec, const GradeSettings& s, const std::filesystem::path& copy,
-                               const std::string& shown_as, const json& params, const std::string& name) {
+                               const std::string& shown_as, const json& params, const std::string& name, const OclgrindRunChoice& how) {
   const SafetySpec& safety = *spec.safety;
-  const std::filesystem::path dir = s.workdir / ("evidence-" + name), log = dir / "oclgrind.log", work = dir / "work-span.jsonl";
+  const std::filesystem::path dir = s.workdir / (how.folder + "-" + name), log = dir / "oclgrind.log", work = dir / "work-span.jsonl";
   std::filesystem::create_directories(dir);
   std::filesystem::remove(log);
   std::filesystem::remove(work);
-  std::vector<std::string> prefix = {find_oclgrind(), "--data-races", "--uniform-writes", "--uninitialized",
-                                     "--build-options", "-O0", "--log", log.string()};
+  std::vector<std::string> prefix = {find_oclgrind()};
+  if (how.all_checks) prefix.insert(prefix.end(), {"--data-races", "--uniform-writes", "--uninitialized"});
+  prefix.insert(prefix.end(), {"--build-options", "-O0", "--log", log.string()});
   if (const json local = params.value("local", json()); local.is_number_unsigned() && local.get<std::size_t>() > 1024)
     prefix.insert(prefix.end(), {"--max-wgsize", std::to_string(local.get<std::size_t>())});
-  SandboxLimits limits{safety.time_limit_s, safety.memory_limit_mb, 1, s.pocl_cache(), 4 << 20};
-  // The spec's allowed false alarms are matched by what the plugin records of the launches.
+  SandboxLimits limits{how.time_limit_s > 0 ? how.time_limit_s : safety.time_limit_s, std::max(safety.memory_limit_mb, spec.memory_limit_mb),
+                       1, s.pocl_cache(), 4 << 20};
+  // The spec's allowed false alarms are matched by what the plugin records of the launches (and
+  // the witness judges a ticket's fences from the same record).
   const std::filesystem::path plugin = find_work_span_plugin(s);
-  if (!safety.allow.empty() && std::filesystem::exists(plugin)) {
+  if ((!safety.allow.empty() || how.record_launches) && std::filesystem::exists(plugin)) {
     prefix.insert(prefix.end(), {"--plugins", plugin.string()});
     limits.environment.emplace_back("KIT_WORK_SPAN_LOG", work.string());
   }
@@ -126,19 +130,20 @@ EvidenceRun run_under_oclgrind(const LabSpec& spec, const GradeSettings& s, cons
       run_child(s, prefix, {"--lab", spec.lab, "--kernel", copy.string(), "--shown-as", shown_as, "--case", params.dump()}, limits, dir);
   EvidenceRun out;
   out.timed_out = run.outcome.end == ChildOutcome::End::TimedOut;
+  out.seconds = run.outcome.seconds;
+  out.result = step_result(run, limits);
   if (out.timed_out || !std::filesystem::exists(log)) return out;
-  std::vector<KernelWork> launches;
+  out.log_read = true;
   if (std::filesystem::exists(work)) try {
-      launches = parse_work_span(read_file(work));
+      out.launches = parse_work_span(read_file(work));
+      out.launches_recorded = true;
     } catch (const kit::Error&) {
       // Without the record nothing can be matched: every finding is evidence.
     }
-  std::size_t allowed = 0;
-  out.findings = not_allowed(safety.allow, parse_oclgrind(read_file(log)), launches, allowed);
+  out.findings = not_allowed(safety.allow, parse_oclgrind(read_file(log)), out.launches, out.allowed);
   return out;
 }
 
-}  // namespace
 
 void add_case_evidence(const LabSpec& spec, const GradeSettings& s, const std::filesystem::path& copy, const std::string& source,
                        const std::string& shown_as, LabResult& r) {
@@ -157,13 +162,13 @@ void add_case_evidence(const LabSpec& spec, const GradeSettings& s, const std::f
     std::string where = "this case", why_not;
     EvidenceRun run;
     if (work_of(spec_case->params) <= kEvidenceWork) {
-      run = run_under_oclgrind(spec, s, copy, shown_as, spec_case->params, std::to_string(runs++));
+      run = run_under_oclgrind(spec, s, copy, shown_as, spec_case->params, std::to_string(runs++), {});
       if (run.timed_out) why_not = "it ran past the safety time limit of " + seconds_text(safety.time_limit_s) + " s under Oclgrind";
     } else {
       why_not = "it is too large to run under Oclgrind in a few seconds";
     }
     if (!why_not.empty() && instead) {
-      run = run_under_oclgrind(spec, s, copy, shown_as, *instead, std::to_string(runs++));
+      run = run_under_oclgrind(spec, s, copy, shown_as, *instead, std::to_string(runs++), {});
       where = "the memory-safety case " + instead->dump() + " (run instead of this case: " + why_not + ")";
       if (run.timed_out) {
         c.hint += joiner(c.hint) + "(Oclgrind could not show more: this case and the memory-safety case ran past " +

@@ -24,6 +24,7 @@
 #include "judge/hints.hpp"
 #include "judge/points_policy.hpp"
 #include "judge/speed_estimate.hpp"
+#include "judge/witness.hpp"
 #include "oclgrind/algorithm.hpp"
 #include "oclgrind/checks.hpp"
 
@@ -319,6 +320,7 @@ LabResult grade_lab(const LabSpec& spec, const LabReference& reference, const st
     }
     LabResult graded = combine_devices(per_device);
     if (graded.status == LabStatus::Graded) {
+      witness_failed_cases(spec, reference, s, copy, source, found->relative, graded);
       crash_hints_from_findings(graded);
       if (s.grading.case_evidence) add_case_evidence(spec, s, copy, source, found->relative, graded);
       apply_points_policy(spec, graded);

@@ -311,6 +311,12 @@ LabSpec load_spec(const std::filesystem::path& file) {
   const double default_time = top.number("time_limit_s", 10);
   spec.late_penalty_per_day = top.number("late_penalty_per_day", 0);
   if (spec.late_penalty_per_day > 1) top.fail("late_penalty_per_day", "is a fraction of the lab's points per day: at most 1");
+  if (doc.contains("device_disagrees_share")) {
+    const json& v = doc["device_disagrees_share"];
+    if (!v.is_number() || v.get<double>() < 0 || v.get<double>() > 1)
+      top.fail("device_disagrees_share", "is the share of a case's points that a case the device got wrong and Oclgrind computed right earns: a number from 0 to 1, not " + v.dump());
+    spec.device_disagrees_share = v.get<double>();
+  }
   if (spec.kernel_file.find('/') != std::string::npos) top.fail("kernel_file", "must be a file name without folders");
 
   const LabDriver& driver = lab_driver(spec.lab);  // throws naming the known labs

@@ -133,6 +133,10 @@ struct LabSpec {
   std::string points_policy = "earned-with-correctness";
   double build_time_limit_s = 60;
   double late_penalty_per_day = 0;  // the fraction of the lab's points a day late costs (grade --deadline)
+  // The share (0 to 1) of a case's points that a "device-disagrees" case earns: the graded device
+  // got it wrong, Oclgrind computed it right with no finding (judge/witness.hpp). 1: the device's
+  // fault costs nothing; 0: such cases earn nothing until the instructor reviews them.
+  double device_disagrees_share = 1;
   std::size_t memory_limit_mb = 1024;
   std::vector<CaseSpec> cases;
   std::optional<SafetySpec> safety;

@@ -1,0 +1,155 @@
+#include "judge/witness.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <map>
+#include <regex>
+
+#include "export/reports.hpp"
+#include "grader/lab/driver.hpp"
+#include "judge/graded_kernels.hpp"
+#include "isolation/case_runs.hpp"
+#include "judge/evidence.hpp"
+#include "oclgrind/checks.hpp"
+#include "oclgrind/oclgrind.hpp"
+#include "oclgrind/ticket_fences.hpp"
+
+namespace grader {
+namespace {
+
+bool failed(const CaseResult& c) {
+  return c.kind == CaseKind::Case && (c.status == CaseStatus::Wrong || c.status == CaseStatus::Crashed);
+}
+
+// Why no case of this result can be witnessed: a memory-safety line found a fault, or a fence
+// check is wrong (Oclgrind's schedule would hide what they show); empty when none.
+std::string refused_for(const LabResult& r) {
+  for (const CaseResult& c : r.cases) {
+    if (c.kind == CaseKind::Safety && c.status == CaseStatus::Unsafe) return "its memory-safety check found a fault (" + c.name + ")";
+    if (c.kind == CaseKind::Algorithm && c.status == CaseStatus::Wrong && c.name.find("fences") != std::string::npos)
+      return "its fence check is wrong (" + c.name + ")";
+  }
+  return "";
+}
+
+// What in a witness run keeps it from counting; empty when it counts.
+std::string against_witness(const LabSpec& spec, const LabReference& reference, const LabDriver& driver, const CaseSpec& c,
+                            const EvidenceRun& run, const std::string& source, const std::string& shown_as) {
+  if (run.timed_out) return "it ran past its time limit under Oclgrind";
+  if (!run.log_read) return "Oclgrind wrote no log";
+  const std::optional<StepStatus> status = step_status(run.result);
+  if (status != StepStatus::Ok) return "it did not finish under Oclgrind either (" + run.result.value("status", std::string("failed")) + ")";
+  const kit::Verdict v = driver.compare(c.params, spec.tolerance, reference.reference(c.name), run.result.at("outputs"));
+  if (!v.pass) return "Oclgrind computed a wrong result too: " + v.message;
+  if (const OclgrindFinding* f = first_finding(run.findings)) return "Oclgrind found " + describe(*f, source, shown_as);
+  if (run.allowed > 0 && spec.algorithm)  // an allowed false alarm: only where the ticket's fences are right
+    for (const AlgorithmCheck& k : spec.algorithm->checks) {
+      if (!k.fences) continue;
+      const bool launched = std::any_of(run.launches.begin(), run.launches.end(), [&](const KernelWork& w) { return w.kernel == k.kernel; });
+      if (!run.launches_recorded) return "the run's record of the ticket's fences is missing";
+      if (!launched) continue;
+      const std::string fault = ticket_fence_fault(
+          run.launches, {k.kernel, {k.fences->store.argument, k.fences->store.called}, {k.fences->ticket.argument, k.fences->ticket.called}});
+      if (!fault.empty()) return "the right result under Oclgrind depends on its running work-groups one after another: " + fault;
+    }
+  return "";
+}
+
+std::string seconds_words(double s) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%.0f", s);
+  return text;
+}
+
+}  // namespace
+
+double device_disagrees_share(const LabSpec& spec, const GradeSettings& s) {
+  return s.grading.device_disagrees_share >= 0 ? s.grading.device_disagrees_share : spec.device_disagrees_share;
+}
+
+std::string known_device_fault_rewrite(const std::string& source, const std::string& device) {
+  if (device.find("Portable Computing Language") == std::string::npos && device.find("PoCL") == std::string::npos) return "";
+  // A loop whose condition calls a work-group size builtin: PoCL 3.1 and 5.0 get such a barrier
+  // loop wrong when nothing computed that size before the first barrier.
+  static const std::regex loop(R"(\b(for\s*\([^;]*;[^;]*|while\s*\([^)]*)\bget_(local_size|global_size|num_groups)\s*\()");
+  std::smatch m;
+  const std::string code = code_without_comments(source);
+  if (!std::regex_search(code, m, loop)) return "";
+  const std::string builtin = "get_" + m[2].str() + "(0)";
+  return "PoCL 3.1 and 5.0 are known to compute a barrier loop wrong when its condition calls " + builtin +
+         " and nothing computed that value before the first barrier; store it in a variable at the top of the kernel (uint L = " +
+         builtin + ";) and loop on the variable, and PoCL computes it right too";
+}
+
+void witness_failed_cases(const LabSpec& spec, const LabReference& reference, const GradeSettings& s,
+                          const std::filesystem::path& copy, const std::string& source, const std::string& shown_as, LabResult& r) {
+  if (!s.grading.witness || s.grading.oclgrind == OclgrindChecks::None || !spec.safety || spec.safety->runs.empty()) return;
+  if (std::none_of(r.cases.begin(), r.cases.end(), failed) || find_oclgrind().empty()) return;
+  const std::chrono::steady_clock::time_point start = std::chrono::steady_clock::now();
+  const auto spent = [&] { return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(); };
+  const std::string refused = refused_for(r);
+  const LabDriver& driver = lab_driver(spec.lab);
+  const double share = device_disagrees_share(spec, s);
+  const std::string rewrite = known_device_fault_rewrite(source, r.device);
+
+  // The failing cases of each kernel function, smallest first.
+  std::map<std::string, std::vector<std::pair<CaseResult*, const CaseSpec*>>> functions;
+  for (CaseResult& c : r.cases) {
+    if (!failed(c)) continue;
+    const auto sc = std::find_if(spec.cases.begin(), spec.cases.end(), [&](const CaseSpec& k) { return k.name == c.name; });
+    if (sc != spec.cases.end()) functions[kernel_key(*spec.safety, sc->params)].push_back({&c, &*sc});
+  }
+  int runs = 0;
+  for (auto& [key, cases] : functions) {
+    std::stable_sort(cases.begin(), cases.end(), [](const auto& a, const auto& b) { return work_of(a.second->params) < work_of(b.second->params); });
+    std::string witnessed_on;  // the case of this function witnessed with every check
+    std::string stop;          // why the rest of this function's cases are not witnessed
+    for (auto& [line, c] : cases) {
+      const std::string device_gave = line->message;
+      if (stop.empty() && !refused.empty()) stop = "no witness: " + refused;
+      const bool all_checks = work_of(c->params) <= kWitnessFullWork;
+      if (stop.empty() && !all_checks && witnessed_on.empty())
+        stop = "no witness: it is too large for every Oclgrind check, and no smaller case of this kernel function was witnessed with them";
+      const double left = kWitnessBudgetSeconds - spent();
+      if (stop.empty() && left < 5) stop = "no witness: the witness runs of this lab used their " + seconds_words(kWitnessBudgetSeconds) + " s";
+      if (!stop.empty()) {
+        if (stop.rfind("no witness", 0) == 0) line->message += "; (" + stop + ")";
+        continue;
+      }
+      OclgrindRunChoice how;
+      how.all_checks = all_checks;
+      how.time_limit_s = std::min(left, all_checks ? std::max(spec.safety->time_limit_s, 30.0) : 90.0);
+      how.record_launches = spec.algorithm && std::any_of(spec.algorithm->checks.begin(), spec.algorithm->checks.end(),
+                                                          [](const AlgorithmCheck& k) { return bool(k.fences); });
+      how.folder = "witness";
+      const EvidenceRun run = run_under_oclgrind(spec, s, copy, shown_as, c->params, std::to_string(runs++), how);
+      const std::string against = against_witness(spec, reference, driver, *c, run, source, shown_as);
+      if (!against.empty()) {
+        // The kernel is wrong under Oclgrind too (or could not be shown right): no witness for
+        // this function's later cases; a time-out alone is said in the line.
+        if (run.timed_out) line->message += "; (no witness: it ran past " + seconds_words(how.time_limit_s) + " s under Oclgrind)";
+        stop = "wrong under Oclgrind";
+        continue;
+      }
+      if (all_checks && witnessed_on.empty()) witnessed_on = c->name;
+      const bool crashed = line->status == CaseStatus::Crashed;
+      line->status = CaseStatus::DeviceDisagrees;
+      line->points = std::floor(line->max_points * share * 100 + 1e-9) / 100;
+      line->message = std::string(crashed ? "the case crashed on the device" : "the device computed a wrong result") + " (" + device_gave +
+                      "), but under Oclgrind, an independent OpenCL implementation, the same case computed the right result and Oclgrind " +
+                      (all_checks ? "found no invalid access, data race, barrier divergence or uninitialized value"
+                                  : "found no invalid access or barrier divergence (its races and uninitialized values were checked on the smaller case \"" +
+                                        witnessed_on + "\")") +
+                      ": the device got it wrong, not the kernel; " +
+                      (share >= 1   ? "the case keeps its points"
+                       : share <= 0 ? "the case earns no points until the instructor reviews it"
+                                    : "the case earns " + format_points(line->points) + " of its " + format_points(line->max_points) +
+                                          " points, as the course's policy for such cases sets");
+      line->hint = rewrite;
+    }
+  }
+  if (s.phases) (*s.phases)["witness"] += spent();
+}
+
+}  // namespace grader

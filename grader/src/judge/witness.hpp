@@ -1,0 +1,48 @@
+#pragma once
+// A second OpenCL implementation as witness. A case that the graded device got wrong, or crashed
+// on, is run again under Oclgrind and judged by the lab's own check. When Oclgrind computes the
+// right result and finds nothing, the device disagrees with an independent implementation of
+// OpenCL on a kernel that shows no fault: the line becomes "device-disagrees" (label DEVICE)
+// instead of "wrong", and earns the spec's share of its points (all of them by default).
+//
+// The witness never rescues a kernel that has a fault Oclgrind can see, or one whose result only
+// Oclgrind's schedule makes right (it runs work-groups one after another, and the work-items of
+// a group in turn between barriers):
+//  - its run must report nothing: no invalid access, no barrier divergence, and, in a run with
+//    every check (cases of up to kWitnessFullWork elements x launches), no data race (with
+//    --uniform-writes) and no uninitialized value. A spec's allowed false alarm counts only where
+//    the lab's fence check (a ticket counter's) passes on the same run;
+//  - a larger case is run with Oclgrind's own checks only (bounds and barriers: a race check
+//    there would take minutes), and is witnessed only after a smaller failing case of the same
+//    kernel function was witnessed with every check;
+//  - no memory-safety line of the result is "unsafe" and no fence check is wrong;
+//  - cases of one kernel function are witnessed smallest first, and the first that is not right
+//    under Oclgrind ends the witness for that function: the kernel is wrong there too.
+// The runs of one lab result share a time budget (kWitnessBudgetSeconds); a case left without a
+// witness keeps its status, and its message says why.
+#include <filesystem>
+#include <string>
+
+#include "core/results.hpp"
+#include "judge/grade.hpp"
+#include "spec/references.hpp"
+#include "spec/spec.hpp"
+
+namespace grader {
+
+inline constexpr double kWitnessFullWork = 262144;
+inline constexpr double kWitnessBudgetSeconds = 180;
+
+// Runs the witness for every wrong or crashed case of `r` (see above); needs Oclgrind, a safety
+// block in the spec and grading.witness. Adds the seconds spent to the "witness" phase.
+void witness_failed_cases(const LabSpec& spec, const LabReference& reference, const GradeSettings& s,
+                          const std::filesystem::path& copy, const std::string& source, const std::string& shown_as, LabResult& r);
+
+// The share of a case's points a device-disagrees line earns under these settings.
+double device_disagrees_share(const LabSpec& spec, const GradeSettings& s);
+
+// The rewrite that avoids a device fault the kit knows, when `source` has its pattern and
+// `device` is one that has it (the device's name as the case child wrote it); empty otherwise.
+std::string known_device_fault_rewrite(const std::string& source, const std::string& device);
+
+}  // namespace grader
