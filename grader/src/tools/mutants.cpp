@@ -1,5 +1,6 @@
 #include "tools/mutants.hpp"
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
@@ -157,8 +158,13 @@ std::map<std::string, fs::path> grade_mutants(const MutantsOptions& o, const Lab
     grade_class(mutant_batch(o, dir / "mutants", dir / "screened", cases_only, Screening::StopAtFirstLoss), out);
     for (const auto& [name, m] : picked) {
       const fs::path report = dir / "screened" / name / "report.json";
-      const MutantVerdict verdict = classify(lab_result_from_json(json::parse(read_file(report)).at("labs").at(0)), full);
-      if (verdict == MutantVerdict::Killed || verdict == MutantVerdict::NotCompiled) report_of[name] = report;
+      const LabResult screened = lab_result_from_json(json::parse(read_file(report)).at("labs").at(0));
+      const MutantVerdict verdict = classify(screened, full);
+      // A case the witness found right under Oclgrind (device-disagrees) settles nothing: the
+      // screening stopped there, so the mutant is graded again whole, as a student would be.
+      const bool witnessed = std::any_of(screened.cases.begin(), screened.cases.end(),
+                                         [](const CaseResult& c) { return c.status == CaseStatus::DeviceDisagrees; });
+      if ((verdict == MutantVerdict::Killed || verdict == MutantVerdict::NotCompiled) && !witnessed) report_of[name] = report;
       else full_grading.push_back(name);
     }
     out << "== " << spec.lab << ": " << report_of.size() << " settled by the cases alone; " << full_grading.size()

@@ -1,0 +1,150 @@
+// The witness: a case the graded device gets wrong is run again under Oclgrind, an independent
+// OpenCL implementation; right there with no finding, the line is device-disagrees and keeps its
+// points (or the share the course sets). A kernel with a fault Oclgrind can see, or whose result
+// only Oclgrind's one-group-after-another schedule makes right, is never rescued.
+//
+// A device that gets a correct kernel wrong is made here on purpose: PoCL reports OpenCL 3.0
+// (__OPENCL_VERSION__ 300) and Oclgrind OpenCL 1.2 (120), so a kernel that adds 1 to one
+// work-group size's result only where __OPENCL_VERSION__ >= 200 is wrong on PoCL alone, as a
+// miscompiled kernel would be, whatever PoCL version is installed.
+#include <doctest/doctest.h>
+
+#include <regex>
+
+#include "kit/paths.hpp"
+#include "support.hpp"
+
+namespace {
+
+// The solution of lab 03 with its write made wrong on PoCL only, for work-groups of 8.
+std::string lab03_wrong_on_pocl_at_8(const std::string& solution) {
+  return test::replace_once(solution, "        dC[wgNum] = prods[0];",
+                            "#if __OPENCL_VERSION__ >= 200\n"
+                            "        dC[wgNum] = prods[0] + (numItems == 8 ? 1.0f : 0.0f);\n"
+                            "#else\n"
+                            "        dC[wgNum] = prods[0];\n"
+                            "#endif");
+}
+
+std::string lab03_solution() { return test::read(kit::root() / "solutions" / "03-array-mult-reduce" / "ArrayMultReduce.cl"); }
+
+// The line `grader check` printed for the case `name`, with the lines under it.
+std::string check_block(const std::string& output, const std::string& name) {
+  const std::size_t head = output.find(name);
+  if (head == std::string::npos) return "";
+  const std::size_t at = output.rfind('\n', head) + 1;
+  static const std::regex next(R"(\n  (PASS|PART|FAIL|SKIP|DEVICE) )");
+  std::smatch m;
+  const std::string rest = output.substr(at + 1);
+  return std::regex_search(rest, m, next) ? output.substr(at, std::size_t(m.position(0)) + 1) : output.substr(at);
+}
+
+}  // namespace
+
+TEST_CASE("a case the device gets wrong and Oclgrind right is device-disagrees, with its points and the device's result") {
+  test::TempDir dir;
+  test::write(dir / "03-array-mult-reduce" / "ArrayMultReduce.cl", lab03_wrong_on_pocl_at_8(lab03_solution()));
+  const auto run = test::run_program("grader", "check 03 --dir " + dir.path.string());
+  CAPTURE(run.output);
+  CHECK(run.exit_code == 0);  // every visible case earns its points
+  const std::string block = check_block(run.output, "one work-group of 8");
+  CHECK(block.find("  DEVICE one work-group of 8") == 0);
+  CHECK(block.find("1/1") != std::string::npos);
+  CHECK(block.find("device-disagrees: the device computed a wrong result (work-group 0 of 1: expected 45, got 46 (exact)), but under "
+                   "Oclgrind, an independent OpenCL implementation, the same case computed the right result") != std::string::npos);
+  CHECK(block.find("the case keeps its points") != std::string::npos);
+  CHECK(block.find("hint:") == std::string::npos);  // the lab's own hint blamed the kernel: gone, and no known fault's pattern here
+  // The other cases ran right on the device: plain passes.
+  CHECK(check_block(run.output, "slide's L = 32, 2048 groups, int").find("  PASS ") == 0);
+  CHECK(run.output.find("note: the device got 1 case wrong that Oclgrind") != std::string::npos);
+}
+
+TEST_CASE("the course sets what a device-disagrees case earns, and the gradebook status and the run summary count it") {
+  test::TempDir dir;
+  test::write(dir / "subs" / "ann" / "ArrayMultReduce.cl", lab03_wrong_on_pocl_at_8(lab03_solution()));
+  const auto run = test::run_program("grader", "grade --submissions " + (dir / "subs").string() + " --out " + (dir / "out").string() +
+                                                   " --labs 03 --jobs 1 --device-disagrees-share 0");
+  CAPTURE(run.output);
+  REQUIRE(run.exit_code == 0);
+  const std::string report = test::read(dir / "out" / "ann" / "report.md");
+  CAPTURE(report);
+  CHECK(report.find("| one work-group of 8 | device-disagrees | 0 / 1 |") != std::string::npos);
+  CHECK(report.find("the case earns no points until the instructor reviews it") != std::string::npos);
+  // The checks that follow the case points follow the 9 of 10 earned.
+  CHECK(report.find("| memory safety: data races (Oclgrind) | scaled | 1.8 / 2 |") != std::string::npos);
+  CHECK(test::read(dir / "out" / "gradebook-status.csv").find("ann,device disagrees on 1 case (right under Oclgrind: review)") !=
+        std::string::npos);
+  CHECK(run.output.find("Device disagrees: 1 case in 1 student-lab") != std::string::npos);
+
+  // A share out of range is refused, naming the value.
+  const auto bad = test::run_program("grader", "grade --submissions " + (dir / "subs").string() + " --out " + (dir / "out2").string() +
+                                                   " --labs 03 --device-disagrees-share 1.5");
+  CHECK(bad.exit_code != 0);
+  CHECK(bad.output.find("1.5") != std::string::npos);
+}
+
+TEST_CASE("a kernel with a race is not rescued: the device's wrong result stays wrong") {
+  test::TempDir dir;
+  // The tree's barrier moved out of the loop: a race Oclgrind reports, and on PoCL a wrong result at L = 8.
+  std::string source = test::replace_once(lab03_wrong_on_pocl_at_8(lab03_solution()), "        barrier(CLK_LOCAL_MEM_FENCE);   // every value of the previous level is in prods\n", "");
+  test::write(dir / "03-array-mult-reduce" / "ArrayMultReduce.cl", source);
+  const auto run = test::run_program("grader", "check 03 --dir " + dir.path.string());
+  CAPTURE(run.output);
+  CHECK(run.exit_code == 1);
+  CHECK(run.output.find("DEVICE") == std::string::npos);
+  CHECK(check_block(run.output, "one work-group of 8").find("  FAIL one work-group of 8") == 0);
+  CHECK(check_block(run.output, "one work-group of 8").find("wrong: ") != std::string::npos);
+}
+
+TEST_CASE("lab 08's ticket without its fences is not rescued, though Oclgrind's one-group-after-another run computes it right") {
+  test::TempDir dir;
+  const std::string solution = test::read(kit::root() / "solutions" / "08-atomics-and-scan" / "AtomicsScan.cl");
+  // Both fences gone, and on PoCL the last group reads a stale partial when there are 4 groups (as
+  // a GPU may without the fences).
+  std::string source = test::replace_once(solution, "        mem_fence(CLK_GLOBAL_MEM_FENCE);\n        last = (atomic_inc(ticket) == G - 1);\n        mem_fence(CLK_GLOBAL_MEM_FENCE);",
+                                          "        last = (atomic_inc(ticket) == G - 1);");
+  source = test::replace_once(source, "        result[0] = scratch[0];\n",
+                              "#if __OPENCL_VERSION__ >= 200\n        result[0] = scratch[0] - (G == 4 ? partials[3] : 0.0f);\n#else\n"
+                              "        result[0] = scratch[0];\n#endif\n");
+  test::write(dir / "08-atomics-and-scan" / "AtomicsScan.cl", source);
+  const auto run = test::run_program("grader", "check 08 --dir " + dir.path.string());
+  CAPTURE(run.output);
+  CHECK(run.exit_code == 1);
+  CHECK(run.output.find("DEVICE") == std::string::npos);
+  CHECK(check_block(run.output, "single pass: N = 1000, 4 groups of 64").find("  FAIL ") == 0);
+  CHECK(run.output.find("fences") != std::string::npos);  // the fence check says what is missing
+}
+
+TEST_CASE("the known PoCL fault's loop gets the rewrite that avoids it, where the device is PoCL and got the case wrong") {
+  test::TempDir dir;
+  // The tree with its loop condition calling get_local_size(0), nothing computed from it before
+  // the first barrier: right everywhere; PoCL 3.1 and 5.0 compute it wrong.
+  const std::string kernel =
+      "kernel void ArrayMultReduce(global const float *dA, global const float *dB, local float *prods, global float *dC)\n"
+      "{\n"
+      "    int gid = get_global_id(0);\n"
+      "    int tnum = get_local_id(0);\n"
+      "    prods[tnum] = dA[gid] * dB[gid];\n"
+      "    barrier(CLK_LOCAL_MEM_FENCE);\n"
+      "    for (uint offset = 1; offset < get_local_size(0); offset *= 2) {\n"
+      "        if ((tnum & (2 * offset - 1)) == 0)\n"
+      "            prods[tnum] += prods[tnum + offset];\n"
+      "        barrier(CLK_LOCAL_MEM_FENCE);\n"
+      "    }\n"
+      "    if (tnum == 0)\n"
+      "        dC[get_group_id(0)] = prods[0];\n"
+      "}\n";
+  test::write(dir / "03-array-mult-reduce" / "ArrayMultReduce.cl", kernel);
+  const auto run = test::run_program("grader", "check 03 --dir " + dir.path.string());
+  CAPTURE(run.output);
+  // Every visible case earns its points, whether this PoCL has the fault or not.
+  CHECK(run.exit_code == 0);
+  CHECK(run.output.find("FAIL") == std::string::npos);
+  if (run.output.find("DEVICE") != std::string::npos) {  // this PoCL has the fault
+    const std::string block = check_block(run.output, "one work-group of 8");
+    CHECK(block.find("  DEVICE ") == 0);
+    CHECK(block.find("hint: PoCL 3.1 and 5.0 are known to compute a barrier loop wrong when its condition calls get_local_size(0)") !=
+          std::string::npos);
+    CHECK(block.find("uint L = get_local_size(0);") != std::string::npos);
+  }
+}
