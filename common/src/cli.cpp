@@ -28,27 +28,6 @@ int parse_args(CLI::App& app, int argc, char** argv) {
   return -1;
 }
 
-void print_oclgrind_command(int argc, char** argv) {
-  const char* preload = std::getenv("LD_PRELOAD");
-  if (preload && std::string(preload).find("oclgrind") != std::string::npos) return;  // already under it
-  std::string oclgrind;
-  for (const char* dir : {"/usr/bin", "/usr/local/bin"})
-    if (std::filesystem::exists(std::filesystem::path(dir) / "oclgrind")) oclgrind = std::string(dir) + "/oclgrind";
-  if (oclgrind.empty()) return;
-  const auto quoted = [](const std::string& a) {
-    if (!a.empty() && a.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_=.,/:+") == std::string::npos)
-      return a;
-    std::string q = "'";
-    for (const char ch : a) q += ch == '\'' ? std::string("'\\''") : std::string(1, ch);
-    return q + "'";
-  };
-  std::string command = "oclgrind --data-races --uniform-writes --uninitialized --build-options -O0";
-  for (int i = 0; i < argc; ++i) command += " " + quoted(argv[i]);
-  std::printf("To see the line behind it (an access out of bounds, a race, a barrier not every work-item reaches), run the same "
-              "check under Oclgrind, which interprets every work-item (slow: a small -n keeps it to seconds):\n  %s\n",
-              command.c_str());
-}
-
 void add_kernel_options(CLI::App& app, KernelChoice& choice, const std::string& file_name) {
   app.add_option("-k,--kernel", choice.path, "Kernel file (default: this lab's " + file_name + ")");
   // The student release has no solutions/: it offers no option that would fail for want of one.

@@ -5,6 +5,7 @@
 
 #include "array_mult_reduce.hpp"
 #include "kit/cli.hpp"
+#include "kit/witness.hpp"
 #include "kit/errors.hpp"
 #include "kit/paths.hpp"
 
@@ -62,8 +63,7 @@ int main(int argc, char** argv) {
     if (!verdict.pass) {
       std::printf("CHECK FAILED: %s\n", verdict.message.c_str());
       if (!verdict.hint.empty()) std::printf("hint: %s\n", verdict.hint.c_str());
-      kit::print_oclgrind_command(argc, argv);
-      return 1;
+      return kit::witness_failed_check(argc, argv, {{"-n", "--elements", c.elements, 65536}}, file.string(), rt.summary(), 1);
     }
     if (!brief) std::printf("Check passed: all %zu work-group sums match the reference.\n", c.groups());
     return 0;

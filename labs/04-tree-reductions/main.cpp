@@ -4,6 +4,7 @@
 #include <iostream>
 
 #include "kit/cli.hpp"
+#include "kit/witness.hpp"
 #include "kit/data.hpp"
 #include "kit/errors.hpp"
 #include "kit/paths.hpp"
@@ -68,7 +69,7 @@ int main(int argc, char** argv) {
     }
     std::printf("\n(speedup: against the first rung in this table; GB/s counts the N ints read by launch 1)\n");
     for (const std::string& p : problems) std::printf("CHECK FAILED %s\n", p.c_str());
-    if (status) kit::print_oclgrind_command(argc, argv);
+    if (status) return kit::witness_failed_check(argc, argv, {{"-n", "--elements", c.elements, 65536}}, file.string(), rt.summary(), status);
     return status;
   });
 }

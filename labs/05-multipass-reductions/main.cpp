@@ -4,6 +4,7 @@
 #include <iostream>
 
 #include "kit/cli.hpp"
+#include "kit/witness.hpp"
 #include "kit/errors.hpp"
 #include "kit/paths.hpp"
 #include "multipass.hpp"
@@ -70,7 +71,7 @@ int main(int argc, char** argv) {
       }
     }
     for (const std::string& p : problems) std::printf("CHECK FAILED: %s\n", p.c_str());
-    if (status) kit::print_oclgrind_command(argc, argv);
+    if (status) return kit::witness_failed_check(argc, argv, {{"-n", "--elements", c.elements, 65536}}, file.string(), rt.summary(), status);
     return status;
   });
 }

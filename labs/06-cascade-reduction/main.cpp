@@ -9,6 +9,7 @@
 #include "cascade.hpp"
 #include "kit/baseline.hpp"
 #include "kit/cli.hpp"
+#include "kit/witness.hpp"
 #include "kit/errors.hpp"
 #include "kit/paths.hpp"
 
@@ -105,7 +106,7 @@ int main(int argc, char** argv) {
       }
       std::printf("speed against the solution (median of 15 alternating pairs): %.2f\n", lab06::speed_ratio(candidate, baseline, 15));
     }
-    if (status) kit::print_oclgrind_command(argc, argv);
+    if (status) return kit::witness_failed_check(argc, argv, {{"-n", "--elements", c.elements, 65536}}, file.string(), rt.summary(), status);
     return status;
   });
 }

@@ -6,6 +6,7 @@
 
 #include "image_pyramid.hpp"
 #include "kit/cli.hpp"
+#include "kit/witness.hpp"
 #include "kit/data.hpp"
 #include "kit/errors.hpp"
 
@@ -112,7 +113,9 @@ int main(int argc, char** argv) {
       }
     }
     for (const std::string& p : problems) std::printf("CHECK FAILED %s\n", p.c_str());
-    if (status) kit::print_oclgrind_command(argc, argv);
+    if (status)
+      return kit::witness_failed_check(argc, argv, {{"-W", "--width", c.width, 256}, {"-H", "--height", c.height, 256}}, file.string(),
+                                       rt.summary(), status);
     return status;
   });
 }

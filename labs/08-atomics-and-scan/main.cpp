@@ -11,6 +11,7 @@
 #include "atomics_scan.hpp"
 #include "cascade.hpp"
 #include "kit/cli.hpp"
+#include "kit/witness.hpp"
 #include "kit/data.hpp"
 #include "kit/errors.hpp"
 #include "kit/paths.hpp"
@@ -296,7 +297,9 @@ int main(int argc, char** argv) {
     if (wanted("single-pass"))
       single_pass(rt, file, kit::lab_file(lab06::kLab, lab06::kKernelFile, kernel.solution), c, warmup, repeats, checks);
     for (const std::string& p : checks.problems) std::printf("CHECK FAILED %s\n", p.c_str());
-    if (checks.status) kit::print_oclgrind_command(argc, argv);
+    if (checks.status)
+      return kit::witness_failed_check(argc, argv, {{"-n", "--elements", c.elements, 65536}, {"", "--run", c.run, 4096}}, file.string(), rt.summary(),
+                                       checks.status);
     return checks.status;
   });
 }

@@ -9,6 +9,7 @@
 
 #include "kit/launch.hpp"
 #include "kit/cli.hpp"
+#include "kit/witness.hpp"
 #include "kit/errors.hpp"
 #include "kit/local_size.hpp"
 #include "kit/paths.hpp"
@@ -230,7 +231,7 @@ int main(const Lab& lab, int argc, char** argv) {
       if (table) std::printf("\n");
     }
     if (table && status) std::printf("(!: the check failed for that size; run it alone with --check for details)\n");
-    if (status && !table) kit::print_oclgrind_command(argc, argv);
+    if (status && !table) return kit::witness_failed_check(argc, argv, {{"-n", "--elements", sizes[0], 65536}}, file.string(), rt.summary(), status);
     return status;
   });
 }

@@ -148,3 +148,34 @@ TEST_CASE("the known PoCL fault's loop gets the rewrite that avoids it, where th
     CHECK(block.find("uint L = get_local_size(0);") != std::string::npos);
   }
 }
+
+TEST_CASE("a lab program's failed --check is witnessed under Oclgrind: DEVICE where only the device gets it wrong") {
+  test::TempDir dir;
+  const std::filesystem::path file = dir / "ArrayMultReduce.cl";
+  test::write(file, lab03_wrong_on_pocl_at_8(lab03_solution()));
+  // At L = 8 the device adds 1 to every group's sum; Oclgrind computes it right.
+  const auto device_only = test::run_program("03-array-mult-reduce", "--check -n 1Ki -l 8 --data int -k '" + file.string() + "'");
+  CAPTURE(device_only.output);
+  CHECK(device_only.output.find("CHECK FAILED: work-group 0 of 128") != std::string::npos);
+  CHECK(device_only.output.find("Witness: running the same check under Oclgrind") != std::string::npos);
+  CHECK(device_only.output.find("DEVICE: the check fails on the device, but under Oclgrind the same check computed the right result") !=
+        std::string::npos);
+  CHECK(device_only.exit_code == 0);
+
+  // A size above the witness's cap: the smaller check runs under Oclgrind and on the device, and
+  // the device gets that one wrong too.
+  const auto capped = test::run_program("03-array-mult-reduce", "--check -n 1Mi -l 8 --data int --repeats 1 -k '" + file.string() + "'");
+  CAPTURE(capped.output);
+  CHECK(capped.output.find("(smaller, to take seconds: --elements 65536)") != std::string::npos);
+  CHECK(capped.output.find("the device gets the smaller check wrong too") != std::string::npos);
+  CHECK(capped.exit_code == 0);
+
+  // A kernel that is wrong everywhere: Oclgrind's run fails too, and the kernel is blamed.
+  test::write(file, test::replace_once(lab03_solution(), "        dC[wgNum] = prods[0];", "        dC[wgNum] = prods[1];"));
+  const auto wrong = test::run_program("03-array-mult-reduce", "--check -n 1Ki -l 8 --data int -k '" + file.string() + "'");
+  CAPTURE(wrong.output);
+  CHECK(wrong.exit_code == 1);
+  CHECK(wrong.output.find("under Oclgrind too, the check fails: CHECK FAILED") != std::string::npos);
+  CHECK(wrong.output.find("DEVICE") == std::string::npos);
+  CHECK(wrong.output.find("\n  oclgrind --data-races --uniform-writes --uninitialized --build-options -O0 ") != std::string::npos);
+}

@@ -16,12 +16,6 @@ void add_device_options(CLI::App& app, DeviceOptions& options);
 // returns the exit status to leave with, else returns -1.
 int parse_args(CLI::App& app, int argc, char** argv);
 
-// After a failed --check: prints the command that runs this program again, with the same
-// arguments, under Oclgrind's checks (the ones `grader check` uses), which name the line of an
-// out-of-bounds access, a race or a barrier that not every work-item reaches. Prints nothing when
-// Oclgrind is not installed or this run is already under it.
-void print_oclgrind_command(int argc, char** argv);
-
 // -k/--kernel PATH and --solution, which every lab program takes.
 struct KernelChoice {
   std::string path;

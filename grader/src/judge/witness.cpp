@@ -4,11 +4,10 @@
 #include <chrono>
 #include <cmath>
 #include <map>
-#include <regex>
 
 #include "export/reports.hpp"
 #include "grader/lab/driver.hpp"
-#include "judge/graded_kernels.hpp"
+#include "kit/witness.hpp"
 #include "isolation/case_runs.hpp"
 #include "judge/evidence.hpp"
 #include "oclgrind/checks.hpp"
@@ -68,20 +67,6 @@ double device_disagrees_share(const LabSpec& spec, const GradeSettings& s) {
   return s.grading.device_disagrees_share >= 0 ? s.grading.device_disagrees_share : spec.device_disagrees_share;
 }
 
-std::string known_device_fault_rewrite(const std::string& source, const std::string& device) {
-  if (device.find("Portable Computing Language") == std::string::npos && device.find("PoCL") == std::string::npos) return "";
-  // A loop whose condition calls a work-group size builtin: PoCL 3.1 and 5.0 get such a barrier
-  // loop wrong when nothing computed that size before the first barrier.
-  static const std::regex loop(R"(\b(for\s*\([^;]*;[^;]*|while\s*\([^)]*)\bget_(local_size|global_size|num_groups)\s*\()");
-  std::smatch m;
-  const std::string code = code_without_comments(source);
-  if (!std::regex_search(code, m, loop)) return "";
-  const std::string builtin = "get_" + m[2].str() + "(0)";
-  return "PoCL 3.1 and 5.0 are known to compute a barrier loop wrong when its condition calls " + builtin +
-         " and nothing computed that value before the first barrier; store it in a variable at the top of the kernel (uint L = " +
-         builtin + ";) and loop on the variable, and PoCL computes it right too";
-}
-
 void witness_failed_cases(const LabSpec& spec, const LabReference& reference, const GradeSettings& s,
                           const std::filesystem::path& copy, const std::string& source, const std::string& shown_as, LabResult& r) {
   if (!s.grading.witness || s.grading.oclgrind == OclgrindChecks::None || !spec.safety || spec.safety->runs.empty()) return;
@@ -91,7 +76,7 @@ void witness_failed_cases(const LabSpec& spec, const LabReference& reference, co
   const std::string refused = refused_for(r);
   const LabDriver& driver = lab_driver(spec.lab);
   const double share = device_disagrees_share(spec, s);
-  const std::string rewrite = known_device_fault_rewrite(source, r.device);
+  const std::string rewrite = kit::known_device_fault_rewrite(source, r.device);
 
   // The failing cases of each kernel function, smallest first.
   std::map<std::string, std::vector<std::pair<CaseResult*, const CaseSpec*>>> functions;

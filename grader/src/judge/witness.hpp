@@ -41,8 +41,4 @@ void witness_failed_cases(const LabSpec& spec, const LabReference& reference, co
 // The share of a case's points a device-disagrees line earns under these settings.
 double device_disagrees_share(const LabSpec& spec, const GradeSettings& s);
 
-// The rewrite that avoids a device fault the kit knows, when `source` has its pattern and
-// `device` is one that has it (the device's name as the case child wrote it); empty otherwise.
-std::string known_device_fault_rewrite(const std::string& source, const std::string& device);
-
 }  // namespace grader

@@ -1,0 +1,169 @@
+#include "kit/witness.hpp"
+
+#include <sys/wait.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <regex>
+#include <sstream>
+
+#include "kit/kernel_code.hpp"
+
+namespace kit {
+namespace {
+
+std::string oclgrind_path() {
+  for (const char* dir : {"/usr/bin", "/usr/local/bin"})
+    if (std::filesystem::exists(std::filesystem::path(dir) / "oclgrind")) return std::string(dir) + "/oclgrind";
+  return "";
+}
+
+std::string quoted(const std::string& a) {
+  if (!a.empty() && a.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_=.,/:+") == std::string::npos)
+    return a;
+  std::string q = "'";
+  for (const char ch : a) q += ch == '\'' ? std::string("'\\''") : std::string(1, ch);
+  return q + "'";
+}
+
+std::string slurp(const std::filesystem::path& file) {
+  std::ifstream in(file, std::ios::binary);
+  std::ostringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+// The arguments of this run less the options named in `drop` (each with its value, in any of the
+// forms CLI11 takes: "-n 5", "-n5", "--elements 5", "--elements=5").
+std::vector<std::string> without(int argc, char** argv, const std::vector<std::pair<std::string, std::string>>& drop) {
+  std::vector<std::string> kept;
+  for (int i = 1; i < argc; ++i) {
+    const std::string a = argv[i];
+    bool dropped = false;
+    for (const auto& [short_name, long_name] : drop) {
+      if (a == short_name || a == long_name) {
+        ++i;  // its value
+        dropped = true;
+      } else if ((!long_name.empty() && a.rfind(long_name + "=", 0) == 0) ||
+                 (short_name.size() == 2 && a.size() > 2 && a.rfind(short_name, 0) == 0 && a[1] != '-')) {
+        dropped = true;
+      }
+      if (dropped) break;
+    }
+    if (!dropped) kept.push_back(a);
+  }
+  return kept;
+}
+
+std::string first_lines(const std::string& text, int n) {
+  std::istringstream in(text);
+  std::string out, line;
+  for (int k = 0; k < n && std::getline(in, line); ++k) out += "    " + line + "\n";
+  return out;
+}
+
+}  // namespace
+
+std::string known_device_fault_rewrite(const std::string& source, const std::string& device) {
+  if (device.find("Portable Computing Language") == std::string::npos && device.find("PoCL") == std::string::npos) return "";
+  // A loop whose condition calls a work-group size builtin: PoCL 3.1 and 5.0 get such a barrier
+  // loop wrong when nothing computed that size before the first barrier.
+  static const std::regex loop(R"(\b(for\s*\([^;]*;[^;]*|while\s*\([^)]*)\bget_(local_size|global_size|num_groups)\s*\()");
+  std::smatch m;
+  const std::string code = code_without_comments(source);
+  if (!std::regex_search(code, m, loop)) return "";
+  const std::string builtin = "get_" + m[2].str() + "(0)";
+  return "PoCL 3.1 and 5.0 are known to compute a barrier loop wrong when its condition calls " + builtin +
+         " and nothing computed that value before the first barrier; store it in a variable at the top of the kernel (uint L = " +
+         builtin + ";) and loop on the variable, and PoCL computes it right too";
+}
+
+int witness_failed_check(int argc, char** argv, const std::vector<WitnessCap>& caps, const std::string& kernel_file,
+                         const std::string& device, int status) {
+  const char* preload = std::getenv("LD_PRELOAD");
+  if (std::getenv("KIT_WITNESS_RUN") || (preload && std::string(preload).find("oclgrind") != std::string::npos)) return status;
+  const std::string oclgrind = oclgrind_path();
+  if (oclgrind.empty()) return status;
+
+  std::vector<std::pair<std::string, std::string>> drop = {{"-p", "--platform"}, {"-d", "--device"}, {"", "--warmup"}, {"", "--repeats"}};
+  std::string capped;  // the caps applied, in words
+  std::vector<std::string> added = {"--warmup", "0", "--repeats", "1"};
+  for (const WitnessCap& c : caps) {
+    if (c.value <= c.at_most) continue;
+    drop.push_back({c.short_name, c.long_name});
+    added.insert(added.end(), {c.long_name, std::to_string(c.at_most)});
+    capped += (capped.empty() ? "" : ", ") + c.long_name + " " + std::to_string(c.at_most);
+  }
+  std::vector<std::string> args = without(argc, argv, drop);
+  args.insert(args.end(), added.begin(), added.end());
+  // The same smaller check on the device (the device choice kept).
+  std::vector<std::string> on_device = without(argc, argv, std::vector<std::pair<std::string, std::string>>(drop.begin() + 2, drop.end()));
+  on_device.insert(on_device.end(), added.begin(), added.end());
+
+  const std::string checks = "--data-races --uniform-writes --uninitialized --build-options -O0 --max-wgsize 4096";
+  char folder_template[] = "/tmp/kit-witness-XXXXXX";
+  const char* made = mkdtemp(folder_template);
+  if (!made) return status;
+  const std::filesystem::path folder = made, log = folder / "oclgrind.log", out = folder / "output.txt";
+  std::string command = "KIT_WITNESS_RUN=1 timeout 300 " + quoted(oclgrind) + " " + checks + " --log " + quoted(log.string()) + " " +
+                        quoted(argv[0]);
+  std::string shown = "oclgrind --data-races --uniform-writes --uninitialized --build-options -O0 " + quoted(argv[0]);
+  for (const std::string& a : args) command += " " + quoted(a), shown += " " + quoted(a);
+  command += " > " + quoted(out.string()) + " 2>&1";
+  std::printf("Witness: running the same check under Oclgrind, an independent OpenCL implementation%s ...\n",
+              capped.empty() ? "" : (" (smaller, to take seconds: " + capped + ")").c_str());
+  std::fflush(stdout);
+  const int raw = std::system(command.c_str());
+  const int code = raw != -1 && WIFEXITED(raw) ? WEXITSTATUS(raw) : -1;
+  const std::string findings = std::filesystem::exists(log) ? slurp(log) : "";
+  const std::string output = std::filesystem::exists(out) ? slurp(out) : "";
+  std::error_code ignored;
+  std::filesystem::remove_all(folder, ignored);
+
+  const bool clean = findings.find_first_not_of(" \n\t") == std::string::npos;
+  if (code == 124) {
+    std::printf("  it ran past 300 s under Oclgrind, so it shows nothing; to run it yourself:\n  %s\n", shown.c_str());
+    return status;
+  }
+  if (code != 0 || !clean) {
+    std::string failed;
+    static const std::regex check_line(R"((CHECK FAILED[^\n]*))");
+    std::smatch m;
+    if (std::regex_search(output, m, check_line)) failed = m[1].str();
+    if (code != 0) std::printf("  under Oclgrind too, the check fails%s\n", failed.empty() ? "" : (": " + failed).c_str());
+    else std::printf("  under Oclgrind the result is right, but Oclgrind found a fault in the kernel:\n");
+    if (!clean) std::printf("  Oclgrind found:\n%s", first_lines(findings, 8).c_str());
+    std::printf("  so the kernel is at fault, not the device. To run it yourself:\n  %s\n", shown.c_str());
+    return status;
+  }
+  std::string source;
+  if (std::filesystem::exists(kernel_file)) source = slurp(kernel_file);
+  const std::string rewrite = known_device_fault_rewrite(source, device);
+  if (!capped.empty()) {
+    // The witness ran a smaller check: the device runs that one too, and only where it gets it
+    // wrong as well do the device and Oclgrind disagree on the same check.
+    std::string device_command = "KIT_WITNESS_RUN=1 timeout 300 " + quoted(argv[0]);
+    for (const std::string& a : on_device) device_command += " " + quoted(a);
+    device_command += " > /dev/null 2>&1";
+    const int device_raw = std::system(device_command.c_str());
+    const int device_code = device_raw != -1 && WIFEXITED(device_raw) ? WEXITSTATUS(device_raw) : -1;
+    if (device_code != 1) {
+      std::printf("  under Oclgrind the smaller check passes and Oclgrind found nothing, and the device passes it too: the "
+                  "kernel goes wrong on the device only at your size, which Oclgrind cannot run in seconds. `grader check` runs "
+                  "each failing case itself under Oclgrind and says whether the device or the kernel is at fault.\n");
+      if (!rewrite.empty()) std::printf("  hint: %s.\n", rewrite.c_str());
+      return status;
+    }
+  }
+  if (!capped.empty()) std::printf("  the device gets the smaller check wrong too.\n");
+  std::printf("DEVICE: the check fails on the device, but under Oclgrind the %s check computed the right result and Oclgrind "
+              "found no invalid access, data race, barrier divergence or uninitialized value: the device got it wrong, not your "
+              "kernel (the grader gives such a case its points, as device-disagrees).\n",
+              capped.empty() ? "same" : "smaller");
+  if (!rewrite.empty()) std::printf("  hint: %s.\n", rewrite.c_str());
+  return 0;
+}
+
+}  // namespace kit
