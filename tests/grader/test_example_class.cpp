@@ -115,6 +115,8 @@ TEST_CASE("the example class gets the grades written in EXPECTED.json") {
       // A crash beside a barrier-divergence finding is hinted at the barrier, not an out-of-bounds access.
       if (c["status"] == "crashed" && want["safety"].value("barrier-divergence", "") == "unsafe")
         CHECK(c["hint"].get<std::string>().find("a barrier that not every work-item reaches") == 0);
+      if (want.contains("case_message") && want["case_message"].contains(name))
+        CHECK(c["message"].get<std::string>().find(want["case_message"][name].get<std::string>()) != std::string::npos);
       if (want.contains("hint") && want["hint"].contains(name))
         CHECK(c["hint"].get<std::string>().find(want["hint"][name].get<std::string>()) != std::string::npos);
     }

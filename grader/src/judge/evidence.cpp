@@ -113,6 +113,7 @@ EvidenceRun run_under_oclgrind(const LabSpec& spec, const GradeSettings& s, cons
   std::filesystem::remove(work);
   std::vector<std::string> prefix = {find_oclgrind()};
   if (how.all_checks) prefix.insert(prefix.end(), {"--data-races", "--uniform-writes", "--uninitialized"});
+  if (how.quick) prefix.insert(prefix.end(), {"--quick", "--max-errors", "100"});
   prefix.insert(prefix.end(), {"--build-options", "-O0", "--log", log.string()});
   if (const json local = params.value("local", json()); local.is_number_unsigned() && local.get<std::size_t>() > 1024)
     prefix.insert(prefix.end(), {"--max-wgsize", std::to_string(local.get<std::size_t>())});

@@ -47,6 +47,7 @@ struct OclgrindRunChoice {
   bool all_checks = true;       // races (--uniform-writes) and uninitialized values too; else Oclgrind's own checks only
   double time_limit_s = 0;      // 0: the spec's safety time limit
   bool record_launches = false; // the work/span plugin's record even where the spec allows no false alarm
+  bool quick = false;           // --quick: only each launch's first and last work-group (the findings, not the outputs, count)
   std::string folder = "evidence";
 };
 

@@ -320,6 +320,7 @@ LabResult grade_lab(const LabSpec& spec, const LabReference& reference, const st
     }
     LabResult graded = combine_devices(per_device);
     if (graded.status == LabStatus::Graded) {
+      judge_undefined_behaviour(spec, s, copy, source, found->relative, graded);
       witness_failed_cases(spec, reference, s, copy, source, found->relative, graded);
       crash_hints_from_findings(graded);
       if (s.grading.case_evidence) add_case_evidence(spec, s, copy, source, found->relative, graded);

@@ -137,4 +137,63 @@ void witness_failed_cases(const LabSpec& spec, const LabReference& reference, co
   if (s.phases) (*s.phases)["witness"] += spent();
 }
 
+void judge_undefined_behaviour(const LabSpec& spec, const GradeSettings& s, const std::filesystem::path& copy, const std::string& source,
+                               const std::string& shown_as, LabResult& r) {
+  if (!spec.safety || spec.safety->runs.empty() || s.grading.oclgrind == OclgrindChecks::None || find_oclgrind().empty()) return;
+  const std::string divergence = safety_name("barrier-divergence");
+  const auto unsafe = std::find_if(r.cases.begin(), r.cases.end(), [&](const CaseResult& c) {
+    return c.kind == CaseKind::Safety && c.name == divergence && c.status == CaseStatus::Unsafe;
+  });
+  if (unsafe == r.cases.end()) return;
+  const std::chrono::steady_clock::time_point start = std::chrono::steady_clock::now();
+  const auto spent = [&] { return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(); };
+  std::map<std::string, std::vector<std::pair<CaseResult*, const CaseSpec*>>> functions;
+  for (CaseResult& c : r.cases) {
+    if (c.kind != CaseKind::Case || c.status == CaseStatus::NotRun || c.status == CaseStatus::Error || c.status == CaseStatus::Timeout) continue;
+    const auto sc = std::find_if(spec.cases.begin(), spec.cases.end(), [&](const CaseSpec& k) { return k.name == c.name; });
+    if (sc != spec.cases.end()) functions[kernel_key(*spec.safety, sc->params)].push_back({&c, &*sc});
+  }
+  int runs = 0;
+  for (auto& [key, cases] : functions) {
+    std::stable_sort(cases.begin(), cases.end(), [](const auto& a, const auto& b) { return work_of(a.second->params) < work_of(b.second->params); });
+    int clean_groups = 0;  // cases of more than one work-item per group run without the divergence
+    bool diverges = false;
+    for (auto& [line, c] : cases) {
+      const json local = c->params.value("local", json());
+      const bool groups_of_one = local.is_number_unsigned() && local.get<std::size_t>() == 1;
+      if (!diverges && clean_groups >= 2) break;  // this kernel function does not reach the divergent barrier
+      const double left = kWitnessBudgetSeconds - spent();
+      if (left < 5) {
+        line->message += "; (not judged under Oclgrind: the runs for the kernel's undefined behaviour used their " +
+                         seconds_words(kWitnessBudgetSeconds) + " s)";
+        continue;
+      }
+      OclgrindRunChoice how;
+      how.all_checks = false;  // the divergence is Oclgrind's own check
+      how.quick = true;        // each launch's first and last work-group: enough to see a barrier some work-items miss
+      how.time_limit_s = std::min(left, 60.0);
+      how.folder = "undefined";
+      const EvidenceRun run = run_under_oclgrind(spec, s, copy, shown_as, c->params, std::to_string(runs++), how);
+      const auto found = std::find_if(run.findings.begin(), run.findings.end(), [](const OclgrindFinding& f) { return f.kind == "barrier-divergence"; });
+      if (run.timed_out) {
+        line->message += "; (not judged under Oclgrind for the kernel's undefined behaviour: it ran past " + seconds_words(how.time_limit_s) + " s there)";
+        continue;
+      }
+      if (found == run.findings.end()) {
+        clean_groups += !groups_of_one;
+        continue;
+      }
+      diverges = true;
+      line->message = "undefined behaviour: on this case Oclgrind found " + describe(*found, source, shown_as) +
+                      "; what a device does at such a barrier is undefined (it may compute the right result in one run and crash in "
+                      "the next), so the case is judged by its run under Oclgrind: no points (on the device it " +
+                      (line->status == CaseStatus::Passed ? std::string("passed") : word(line->status)) + " this time)";
+      line->status = CaseStatus::Wrong;
+      line->points = 0;
+      line->hint = "every work-item of a group must reach each barrier: keep barrier() out of a branch that only some work-items take";
+    }
+  }
+  if (s.phases) (*s.phases)["undefined behaviour"] += spent();
+}
+
 }  // namespace grader

@@ -41,4 +41,15 @@ void witness_failed_cases(const LabSpec& spec, const LabReference& reference, co
 // The share of a case's points a device-disagrees line earns under these settings.
 double device_disagrees_share(const LabSpec& spec, const GradeSettings& s);
 
+// The same submission, the same points, every run: where the memory-safety run found a barrier
+// that not every work-item reaches (undefined behaviour: a device may compute the right result in
+// one run and crash in the next), the cases of each kernel function are run under Oclgrind,
+// smallest first, and each case on which Oclgrind reports the divergence is judged by that run:
+// "wrong", no points, the message naming the barrier and what the device did this time. These runs
+// take each launch's first and last work-group only (Oclgrind's --quick). A kernel
+// function whose first two cases of more than one work-item per group show no divergence is left
+// as the device graded it. Shares kWitnessBudgetSeconds; runs before the witness.
+void judge_undefined_behaviour(const LabSpec& spec, const GradeSettings& s, const std::filesystem::path& copy, const std::string& source,
+                               const std::string& shown_as, LabResult& r);
+
 }  // namespace grader
