@@ -13,7 +13,9 @@
 #define CL_TARGET_OPENCL_VERSION 120
 #include <CL/cl.h>
 
+#include <algorithm>
 #include <cmath>
+#include <cstdlib>
 #include <cstdio>
 #include <cstring>
 #include <fstream>
@@ -228,6 +230,58 @@ void launch_checks(const std::string& dir, const std::string& options) {
   clReleaseMemObject(dD);
 }
 
+// A kernel that keeps K loaded values live, so that ptxas gives it many registers: launched at the
+// work-group that its registers allow (65536 a work-group, 256 at a time per warp of 32, warps 4 at
+// a time) and one warp above it, to see where the driver's own limit lies.
+const char* kHeavy =
+    "kernel void Heavy(global const float* a, global float* out, int n) {\n"
+    "  int gid = get_global_id(0);\n"
+    "  float v[K];\n"
+    "  #pragma unroll\n"
+    "  for (int i = 0; i < K; ++i) v[i] = a[(gid * 131 + i * 977) & (n - 1)];\n"
+    "  float s = 0.0f;\n"
+    "  #pragma unroll\n"
+    "  for (int i = 0; i < K; ++i) s = s * v[(i * 7) % K] + v[i] * v[K - 1 - i];\n"
+    "  out[gid] = s;\n"
+    "}\n";
+
+void heavy_checks() {
+  const size_t n = 1 << 20;
+  cl_int err = 0;
+  cl_mem a = clCreateBuffer(context, CL_MEM_READ_WRITE, n * 4, nullptr, &err);
+  cl_mem out = clCreateBuffer(context, CL_MEM_READ_WRITE, n * 4, nullptr, &err);
+  for (int k : {32, 64, 96, 128, 160}) {
+    std::string log;
+    const std::string options = "-cl-std=CL1.2 -cl-kernel-arg-info -cl-nv-verbose -D K=" + std::to_string(k);
+    cl_program p = build(kHeavy, options, log);
+    if (!p) { std::printf("  heavy K=%d: %s\n", k, log.c_str()); continue; }
+    const size_t at = log.find("Used ");
+    const int regs = at == std::string::npos ? -1 : std::atoi(log.c_str() + at + 5);
+    cl_kernel kern = kernels(p)[0];
+    const size_t per_warp = (size_t(regs) * 32 + 255) / 256 * 256;
+    const size_t limit = regs > 0 ? std::min<size_t>(1024, 65536 / per_warp / 4 * 4 * 32) : 1024;
+    const Queried q = query(kern);
+    int count = int(n);
+    clSetKernelArg(kern, 0, sizeof a, &a);
+    clSetKernelArg(kern, 1, sizeof out, &out);
+    clSetKernelArg(kern, 2, sizeof count, &count);
+    std::printf("  heavy K=%d: %d registers, query %zu, private %llu, computed limit %zu:", k, regs, q.wg,
+                (unsigned long long)q.priv, limit);
+    for (size_t L : {limit, limit + 32, size_t(1024)}) {
+      if (L > 1024) continue;
+      const size_t global = n / L * L;
+      const cl_int launched = clEnqueueNDRangeKernel(queue, kern, 1, nullptr, &global, &L, 0, nullptr, nullptr);
+      const cl_int finished = clFinish(queue);
+      std::printf("  L=%zu enqueue %d finish %d;", L, launched, finished);
+    }
+    std::printf("\n");
+    clReleaseKernel(kern);
+    clReleaseProgram(p);
+  }
+  clReleaseMemObject(a);
+  clReleaseMemObject(out);
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -308,5 +362,7 @@ int main(int argc, char** argv) {
     std::printf("== launches, options '%s'\n", options.c_str());
     launch_checks(solutions, options);
   }
+  std::printf("== heavy kernels, launched at the limit their registers allow and above it\n");
+  heavy_checks();
   return 0;
 }

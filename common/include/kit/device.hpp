@@ -76,31 +76,36 @@ void check_local_size(const cl::Device& device, const cl::Kernel& kernel, std::s
 // The largest work-group `kernel` can run on `device`, and where that number comes from, in words
 // that follow "this kernel's maximum work-group size N (...)".
 //
-// Usually CL_KERNEL_WORK_GROUP_SIZE. NVIDIA's driver (measured on an H100 and an H200, driver
-// 580.159.04) answers 256 there for every kernel below the device's 1024: for an empty kernel, for
-// the labs' kernels (12 to 14 registers a work-item) under any build option, and for a kernel
-// compiled with reqd_work_group_size(1024, 1, 1), which can only run at 1024; and those kernels run
-// right at 512, 1000 and 1024. What does bound such a kernel is its registers: a work-group's
-// work-items share the CL_DEVICE_REGISTERS_PER_BLOCK_NV registers of one multiprocessor. So where
-// the device reports that number and the query is below the device's maximum, the limit is taken
-// from the registers ptxas gives the kernel (-cl-nv-verbose, cl_nv_compiler_options; a second build
-// of the kernel's program, once per program and process), and the query only where no count comes.
-// `enough` > 0: the query is taken as it is when it already allows `enough` (no second build).
+// Usually CL_KERNEL_WORK_GROUP_SIZE. NVIDIA's driver (measured on an H200, driver 580.159.04)
+// answers 256 there for every kernel, below the device's 1024: for an empty kernel, for the labs'
+// kernels (12 to 14 registers a work-item) under any build option, and for a kernel compiled with
+// reqd_work_group_size(1024, 1, 1), which can only run at 1024; and those kernels run right at 512,
+// 1000 and 1024. 256 is what any kernel fits: a work-item has at most 255 registers. What bounds a
+// kernel there is its registers: a work-group's work-items share the CL_DEVICE_REGISTERS_PER_BLOCK_NV
+// registers of one multiprocessor. So on a device that reports that number (reports_registers),
+// kit::build_program has ptxas list each kernel's registers in the build log (-cl-nv-verbose, of
+// cl_nv_compiler_options), and where the query is below the device's maximum the limit comes from
+// that count (register_limited_work_group); the query stands where the log has no count.
+// `enough` > 0: the query is taken as it is when it already allows `enough`.
 struct WorkGroupLimit {
   std::size_t most = 0;
   std::string reason;  // "CL_KERNEL_WORK_GROUP_SIZE on ..." or the registers, on which device
 };
 WorkGroupLimit kernel_work_group_limit(const cl::Device& device, const cl::Kernel& kernel, std::size_t enough = 0);
 
+// Whether the device reports its registers per work-group and warp size (NVIDIA's
+// cl_nv_device_attribute_query).
+bool reports_registers(const cl::Device& device);
+
 // The registers per work-item that ptxas's --verbose log gives for kernel `name` (the "Used N
 // registers" line after "Compiling entry function 'name'"); -1 when the log has no such line.
 int ptxas_registers(const std::string& log, const std::string& name);
 
 // The largest work-group of work-items using `registers` registers each that fits `per_group`
-// registers, allocated per warp of `warp` work-items in steps of `granule` registers (256 on
-// NVIDIA GPUs since Kepler); whole warps, at most `device_max`.
+// registers, given per warp of `warp` work-items in steps of `granule` registers and to warps in
+// sets of `warp_set` (NVIDIA's H100 and H200: 256 and 4); whole warps, at most `device_max`.
 std::size_t register_limited_work_group(int registers, std::size_t per_group, std::size_t warp, std::size_t granule,
-                                        std::size_t device_max);
+                                        std::size_t warp_set, std::size_t device_max);
 
 // That limit for kernel `name` with NVIDIA's allocation step, and its reason in words.
 WorkGroupLimit register_work_group_limit(const std::string& name, int registers, std::size_t per_group, std::size_t warp,
