@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cstdlib>
 #include <iomanip>
 #include <iostream>
 #include <regex>
@@ -97,6 +98,11 @@ Choice choose_device(const std::vector<PlatformNames>& machine, const DeviceOpti
 
 std::vector<cl::Platform> all_platforms() {
   ensure_pocl_cache_dir();
+  // NVIDIA's driver keeps compiled kernels in a disk cache, and a build it serves from there has no
+  // ptxas report in its log, so no register count for kernel_work_group_limit (seen on an H200: the
+  // same kernel's second build, in a later process, had none). Builds are compiled afresh unless
+  // the caller set the variable; set before the driver is loaded, as it reads it then.
+  setenv("CUDA_CACHE_DISABLE", "1", 0);
   std::vector<cl::Platform> platforms;
   try {
     cl::Platform::get(&platforms);
@@ -274,7 +280,10 @@ WorkGroupLimit kernel_work_group_limit(const cl::Device& device, const cl::Kerne
   }
   const int registers = ptxas_registers(log, name);
   if (registers < 0) {
-    by_query.reason += "; the build log has no register count for " + name + " (kit::build_program asks ptxas for one)";
+    const char* cache = std::getenv("CUDA_CACHE_DISABLE");
+    by_query.reason += "; the build log has no register count for " + name +
+                       ": ptxas gives one when it compiles, with -cl-nv-verbose (kit::build_program adds it), and not for a "
+                       "kernel from the driver's cache (CUDA_CACHE_DISABLE=" + std::string(cache ? cache : "") + ")";
     return by_query;
   }
   return register_work_group_limit(name, registers, per_group, warp, device_max, device_name);

@@ -85,7 +85,9 @@ void check_local_size(const cl::Device& device, const cl::Kernel& kernel, std::s
 // registers of one multiprocessor. So on a device that reports that number (reports_registers),
 // kit::build_program has ptxas list each kernel's registers in the build log (-cl-nv-verbose, of
 // cl_nv_compiler_options), and where the query is below the device's maximum the limit comes from
-// that count (register_limited_work_group); the query stands where the log has no count.
+// that count (register_limited_work_group); the query stands where the log has no count (a build
+// served from the driver's disk cache has none: all_platforms sets CUDA_CACHE_DISABLE=1 unless the
+// environment sets it).
 // `enough` > 0: the query is taken as it is when it already allows `enough`.
 struct WorkGroupLimit {
   std::size_t most = 0;
