@@ -1,7 +1,8 @@
 // What an OpenCL driver says of a kernel's largest work-group, and what it then runs.
 //
 //   g++ -O1 -std=c++17 scripts/probe-work-group-size.cpp -lOpenCL -o probe
-//   ./probe PLATFORM_SUBSTRING OUT_DIR FILE.cl...
+//   ./probe PLATFORM_SUBSTRING OUT_DIR SOLUTIONS_DIR FILE.cl...
+//   ./probe PLATFORM_SUBSTRING cache FILE.cl      (run twice: what a build from the driver's cache logs)
 //
 // For each file and each set of build options it prints the build log, each kernel's
 // CL_KERNEL_WORK_GROUP_SIZE, CL_KERNEL_PRIVATE_MEM_SIZE, CL_KERNEL_LOCAL_MEM_SIZE and
@@ -19,6 +20,7 @@
 #include <cstdio>
 #include <cstring>
 #include <fstream>
+#include <random>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -284,6 +286,29 @@ void heavy_checks() {
 
 }  // namespace
 
+// Whether a build that NVIDIA's driver may serve from its disk cache still has ptxas's register
+// count in its log: the same source and options as an earlier process, then the same with a
+// never-seen -D, and with a never-seen program-scope constant in the source.
+int cache_checks(const std::string& file) {
+  const std::string source = read_file(file), nonce = std::to_string(std::random_device{}());
+  const std::vector<std::pair<std::string, std::string>> builds = {
+      {"same source and options", ""},
+      {"a new -D", " -D KIT_NONCE_" + nonce + "=1"},
+      {"a new constant in the source", "constant"}};
+  for (const auto& [what, extra] : builds) {
+    const std::string text = extra == "constant" ? "constant int kit_nonce_" + nonce + " = 1;\n" + source : source;
+    const std::string options =
+        "-cl-std=CL1.2 -cl-kernel-arg-info -cl-nv-verbose" + (extra == "constant" ? std::string() : extra);
+    std::string log;
+    cl_program p = build(text, options, log);
+    const size_t at = log.find("Used ");
+    std::printf("  cache check, %s: %s\n", what.c_str(),
+                at == std::string::npos ? "no register count in the log" : log.substr(at, log.find('\n', at) - at).c_str());
+    if (p) clReleaseProgram(p);
+  }
+  return 0;
+}
+
 int main(int argc, char** argv) {
   if (argc < 4) {
     std::fprintf(stderr, "usage: %s PLATFORM_SUBSTRING OUT_DIR SOLUTIONS_DIR [FILE.cl...]\n", argv[0]);
@@ -322,6 +347,7 @@ int main(int argc, char** argv) {
               "WARP_SIZE_NV %u, compute capability %u.%u\n",
               name, driver, version, max_wg, (unsigned long long)local_mem, regs, warp, cc_major, cc_minor);
 
+  if (out_dir == "cache") return cache_checks(solutions);
   std::vector<std::pair<std::string, std::string>> sources = {{"extra", kExtra}};
   for (int i = 4; i < argc; ++i) {
     std::string tag = argv[i];

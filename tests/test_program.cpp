@@ -200,7 +200,7 @@ TEST_CASE("a device that does not report its registers gives the kernel's limit 
   const kit::WorkGroupLimit limit = kit::kernel_work_group_limit(rt.device, k);
   CHECK(limit.most == k.getWorkGroupInfo<CL_KERNEL_WORK_GROUP_SIZE>(rt.device));
   CHECK(limit.reason == "CL_KERNEL_WORK_GROUP_SIZE on " + rt.device_name());
-  CHECK_FALSE(kit::reports_registers(rt.device));  // so its builds are not asked for ptxas's list
+  CHECK_FALSE(kit::reports_registers(rt.device));  // so no build is asked for ptxas's list
   CHECK(kit::kernel_work_group_limit(rt.device, k, 1).most == limit.most);
 }
 

@@ -2,11 +2,16 @@
 
 #include <algorithm>
 #include <cctype>
-#include <cstdlib>
+#include <chrono>
 #include <iomanip>
 #include <iostream>
+#include <map>
+#include <mutex>
 #include <regex>
 #include <sstream>
+#include <tuple>
+
+#include <unistd.h>
 
 #include "kit/errors.hpp"
 #include "kit/paths.hpp"
@@ -98,11 +103,6 @@ Choice choose_device(const std::vector<PlatformNames>& machine, const DeviceOpti
 
 std::vector<cl::Platform> all_platforms() {
   ensure_pocl_cache_dir();
-  // NVIDIA's driver keeps compiled kernels in a disk cache, and a build it serves from there has no
-  // ptxas report in its log, so no register count for kernel_work_group_limit (seen on an H200: the
-  // same kernel's second build, in a later process, had none). Builds are compiled afresh unless
-  // the caller set the variable; set before the driver is loaded, as it reads it then.
-  setenv("CUDA_CACHE_DISABLE", "1", 0);
   std::vector<cl::Platform> platforms;
   try {
     cl::Platform::get(&platforms);
@@ -227,6 +227,35 @@ namespace {
 // would hold 25 and 10 warps, run at 24 and 8 warps and fail with CL_OUT_OF_RESOURCES at 25 and 10).
 constexpr std::size_t kRegisterGranule = 256, kWarpSet = 4;
 
+// The build log of `kernel`'s program compiled again for `device` with its own options and
+// -cl-nv-verbose, for ptxas's register counts ("" when that build fails); once per device, source
+// and options in a process. NVIDIA's driver keeps compiled kernels in a disk cache keyed by their
+// PTX, and a build served from there has no ptxas report (measured on an H200: the same build in a
+// second process, or with a new -D that changes no code, listed no registers); so the source gets
+// a program-scope constant of a name never used before, which changes the PTX and not the kernel.
+std::string fresh_ptxas_log(const cl::Device& device, const cl::Kernel& kernel) {
+  const cl::Program program = kernel.getInfo<CL_KERNEL_PROGRAM>();
+  const std::string source = program.getInfo<CL_PROGRAM_SOURCE>();
+  const std::string options = trim(program.getBuildInfo<CL_PROGRAM_BUILD_OPTIONS>(device)) + " -cl-nv-verbose";
+  static std::mutex mutex;
+  static std::map<std::tuple<cl_device_id, std::string, std::string>, std::string> logs;
+  static unsigned long builds = 0;
+  const std::lock_guard<std::mutex> lock(mutex);
+  const auto key = std::make_tuple(device(), source, options);
+  if (const auto found = logs.find(key); found != logs.end()) return found->second;
+  const std::string unique = std::to_string(::getpid()) + "_" + std::to_string(++builds) + "_" +
+                             std::to_string(std::chrono::steady_clock::now().time_since_epoch().count());
+  std::string log;
+  try {
+    cl::Program again(program.getInfo<CL_PROGRAM_CONTEXT>(), "constant int kit_fresh_compile_" + unique + " = 0;\n" + source);
+    again.build(std::vector<cl::Device>{device}, options.c_str());
+    log = again.getBuildInfo<CL_PROGRAM_BUILD_LOG>(device);
+  } catch (const cl::Error&) {
+    log.clear();  // an option this driver refuses: no count
+  }
+  return logs.emplace(key, log).first->second;
+}
+
 // A cl_uint of NVIDIA's device attribute query; 0 where the device does not answer it.
 cl_uint nv_device_uint(const cl::Device& device, cl_device_info what) {
   cl_uint value = 0;
@@ -272,18 +301,9 @@ WorkGroupLimit kernel_work_group_limit(const cl::Device& device, const cl::Kerne
   const cl_uint warp = nv_device_uint(device, CL_DEVICE_WARP_SIZE_NV);
   if (per_group == 0 || warp == 0) return by_query;  // not NVIDIA's: the query is all there is
   const std::string name = trim(kernel.getInfo<CL_KERNEL_FUNCTION_NAME>());
-  std::string log;
-  try {
-    log = kernel.getInfo<CL_KERNEL_PROGRAM>().getBuildInfo<CL_PROGRAM_BUILD_LOG>(device);
-  } catch (const cl::Error&) {
-    log.clear();  // no log kept: no count
-  }
-  const int registers = ptxas_registers(log, name);
+  const int registers = ptxas_registers(fresh_ptxas_log(device, kernel), name);
   if (registers < 0) {
-    const char* cache = std::getenv("CUDA_CACHE_DISABLE");
-    by_query.reason += "; the build log has no register count for " + name +
-                       ": ptxas gives one when it compiles, with -cl-nv-verbose (kit::build_program adds it), and not for a "
-                       "kernel from the driver's cache (CUDA_CACHE_DISABLE=" + std::string(cache ? cache : "") + ")";
+    by_query.reason += "; ptxas gave no register count for " + name + " in a build with -cl-nv-verbose";
     return by_query;
   }
   return register_work_group_limit(name, registers, per_group, warp, device_max, device_name);

@@ -10,7 +10,6 @@
 #include <sstream>
 
 #include "kit/build_service.hpp"
-#include "kit/device.hpp"
 
 namespace kit {
 namespace {
@@ -160,10 +159,7 @@ cl::Program build_program(const cl::Context& context, const cl::Device& device,
   const std::string text = read_text_file(file);
   if (const std::string problem = encoding_problem(text, name); !problem.empty()) throw Error(problem);
   const std::string source = "#line 1 \"" + escape_for_line_directive(name) + "\"\n" + editor_text(text);
-  // A device that reports its registers per work-group (NVIDIA's) is asked for each kernel's
-  // registers too, in the build log: kit::kernel_work_group_limit reads them there.
-  const std::string all_options =
-      std::string(kClStd) + " -cl-kernel-arg-info " + options + (reports_registers(device) ? " -cl-nv-verbose" : "");
+  const std::string all_options = std::string(kClStd) + " -cl-kernel-arg-info " + options;
   if (std::optional<cl::Program> built = recently_built(context, device, source, all_options)) return *built;
   build_in_service(source, all_options);  // when the grader runs one: the build below then comes from PoCL's cache
   cl::Program program(context, source);

@@ -83,11 +83,10 @@ void check_local_size(const cl::Device& device, const cl::Kernel& kernel, std::s
 // 1000 and 1024. 256 is what any kernel fits: a work-item has at most 255 registers. What bounds a
 // kernel there is its registers: a work-group's work-items share the CL_DEVICE_REGISTERS_PER_BLOCK_NV
 // registers of one multiprocessor. So on a device that reports that number (reports_registers),
-// kit::build_program has ptxas list each kernel's registers in the build log (-cl-nv-verbose, of
-// cl_nv_compiler_options), and where the query is below the device's maximum the limit comes from
-// that count (register_limited_work_group); the query stands where the log has no count (a build
-// served from the driver's disk cache has none: all_platforms sets CUDA_CACHE_DISABLE=1 unless the
-// environment sets it).
+// where the query is below the device's maximum, the limit comes from the registers ptxas lists for
+// the kernel in a build of its program with -cl-nv-verbose (of cl_nv_compiler_options; one more
+// build, once per program and process: see fresh_ptxas_log in device.cpp), through
+// register_limited_work_group; the query stands where ptxas lists none.
 // `enough` > 0: the query is taken as it is when it already allows `enough`.
 struct WorkGroupLimit {
   std::size_t most = 0;
