@@ -138,12 +138,15 @@ int main(int argc, char** argv) {
     const kit::Runtime rt = kit::Runtime::open(device);
     const std::filesystem::path lab03_file =
         kernel_path.empty() ? kit::lab_file(lab03::kLab, lab03::kKernelFile, true) : std::filesystem::path(kernel_path);
-    // The largest work-group the lab 03 kernel may run on this device (often below the device's
-    // own maximum: the H200 reports 1024 for the device and 256 for each kernel).
+    // The largest work-group the lab 03 kernel may run on this device (kit::kernel_work_group_limit:
+    // on NVIDIA's driver from the kernel's registers, its CL_KERNEL_WORK_GROUP_SIZE being 256 for
+    // every kernel).
     const std::size_t device_max = std::min(
         rt.device.getInfo<CL_DEVICE_MAX_WORK_GROUP_SIZE>(),
-        kit::make_kernel(kit::build_program(rt.context, rt.device, lab03_file), lab03::kSignature, lab03_file.string())
-            .getWorkGroupInfo<CL_KERNEL_WORK_GROUP_SIZE>(rt.device));
+        kit::kernel_work_group_limit(
+            rt.device,
+            kit::make_kernel(kit::build_program(rt.context, rt.device, lab03_file), lab03::kSignature, lab03_file.string()))
+            .most);
     std::vector<std::size_t> wgs;
     for (std::size_t l : locals)
       if (l <= device_max) wgs.push_back(l);

@@ -150,6 +150,60 @@ TEST_CASE("a local size above the device's limit names both values") {
                        kit::Error);
 }
 
+// ptxas's --verbose lines as NVIDIA's driver (580.159.04, an H200) writes them into a build log.
+TEST_CASE("ptxas's register count is read for the kernel named, and a kernel it does not list gives -1") {
+  const std::string log =
+      "(): Warning: Function DotCascade is a kernel, so overriding noinline attribute.\n\n"
+      "ptxas info    : 0 bytes gmem\n"
+      "ptxas info    : Compiling entry function 'SumPartials' for 'sm_90a'\n"
+      "ptxas info    : Function properties for SumPartials\n"
+      "ptxas         .     0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads\n"
+      "ptxas info    : Used 10 registers, used 1 barriers\n"
+      "ptxas info    : Compile time = 2.160 ms\n"
+      "ptxas info    : Compiling entry function 'DotCascade' for 'sm_90a'\n"
+      "ptxas info    : Function properties for DotCascade\n"
+      "ptxas         .     0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads\n"
+      "ptxas info    : Used 30 registers, used 1 barriers, 8 bytes smem\n";
+  CHECK(kit::ptxas_registers(log, "SumPartials") == 10);
+  CHECK(kit::ptxas_registers(log, "DotCascade") == 30);
+  CHECK(kit::ptxas_registers(log, "Dot") == -1);  // a name is matched whole
+  CHECK(kit::ptxas_registers(log, "ArrayMult") == -1);
+  CHECK(kit::ptxas_registers("", "SumPartials") == -1);  // a driver without -cl-nv-verbose
+}
+
+TEST_CASE("a work-group's registers bound it in whole warps, given registers 256 at a time and warps 4 at a time") {
+  // 65536 registers a work-group and warps of 32, as NVIDIA's H100 and H200 report them.
+  const auto most = [](int registers) { return kit::register_limited_work_group(registers, 65536, 32, 256, 4, 1024); };
+  CHECK(most(12) == 1024);  // ArrayMult on the H200: the device's own limit
+  CHECK(most(40) == 1024);  // measured on the H200: runs at 1024
+  CHECK(most(64) == 1024);  // 2048 a warp, 32 warps
+  CHECK(most(65) == 896);   // 2080 rounded up to 2304 a warp: 28 warps
+  CHECK(most(80) == 768);   // 2560 a warp: 25 warps' worth, 24 in sets of 4 (measured: 800 is refused)
+  CHECK(most(122) == 512);  // measured: 512 runs, 544 is refused
+  CHECK(most(154) == 384);  // measured: 384 runs, 416 is refused
+  CHECK(most(187) == 256);  // 6144 a warp: 10 warps' worth, 8 in sets of 4 (measured: 320 is refused)
+  CHECK(most(255) == 256);  // the most a work-item may have: 8160 rounded to 8192, 8 warps
+  CHECK(most(0) == 1024);   // an empty kernel shares nothing
+  CHECK(kit::register_limited_work_group(80, 65536, 32, 256, 1, 1024) == 800);  // whole warps alone
+  CHECK(kit::register_limited_work_group(12, 65536, 32, 256, 4, 512) == 512);   // never above the device's limit
+  const kit::WorkGroupLimit limit = kit::register_work_group_limit("ArrayMultReduce", 80, 65536, 32, 1024, "NVIDIA H200");
+  CHECK(limit.most == 768);
+  CHECK(limit.reason ==
+        "ArrayMultReduce uses 80 registers per work-item (ptxas) and a work-group has 65536 on NVIDIA H200, given 256 at a "
+        "time to each warp of 32 and to warps 4 at a time");
+}
+
+TEST_CASE("a device that does not report its registers gives the kernel's limit as CL_KERNEL_WORK_GROUP_SIZE, named") {
+  const kit::Runtime& rt = test::runtime();  // PoCL: no CL_DEVICE_REGISTERS_PER_BLOCK_NV
+  const std::string file = kit::lab_file(lab03::kLab, lab03::kKernelFile, true).string();
+  cl::Kernel k = kit::make_kernel(kit::build_program(rt.context, rt.device, file), lab03::kSignature, file);
+  const kit::WorkGroupLimit limit = kit::kernel_work_group_limit(rt.device, k);
+  CHECK(limit.most == k.getWorkGroupInfo<CL_KERNEL_WORK_GROUP_SIZE>(rt.device));
+  CHECK(limit.reason == "CL_KERNEL_WORK_GROUP_SIZE on " + rt.device_name());
+  CHECK_FALSE(kit::reports_registers(rt.device));  // so no build is asked for ptxas's list
+  CHECK(kit::kernel_work_group_limit(rt.device, k, 1).most == limit.most);
+}
+
 TEST_CASE("a program built again from the same text and options is the one built before, and any change builds anew") {
   const test::TempDir dir;
   const std::filesystem::path file = dir.path / "k.cl";

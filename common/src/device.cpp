@@ -2,9 +2,16 @@
 
 #include <algorithm>
 #include <cctype>
+#include <chrono>
 #include <iomanip>
 #include <iostream>
+#include <map>
+#include <mutex>
+#include <regex>
 #include <sstream>
+#include <tuple>
+
+#include <unistd.h>
 
 #include "kit/errors.hpp"
 #include "kit/paths.hpp"
@@ -212,17 +219,115 @@ void check_float_array(const cl::Device& device, std::size_t count) {
                 " MiB) is above this device's largest allocation, " + std::to_string(max_alloc >> 20) + " MiB");
 }
 
+namespace {
+
+// Registers are given to a warp in steps of this many, and warps to a work-group in sets of this
+// many (NVIDIA's allocation since Volta, a multiprocessor's registers being split among its four
+// schedulers; measured on an H200: kernels of 80 and 187 registers, for which 65536 registers
+// would hold 25 and 10 warps, run at 24 and 8 warps and fail with CL_OUT_OF_RESOURCES at 25 and 10).
+constexpr std::size_t kRegisterGranule = 256, kWarpSet = 4;
+
+// The build log of `kernel`'s program compiled again for `device` with its own options and
+// -cl-nv-verbose, for ptxas's register counts ("" when that build fails); once per device, source
+// and options in a process. NVIDIA's driver keeps compiled kernels in a disk cache keyed by their
+// PTX, and a build served from there has no ptxas report (measured on an H200: the same build in a
+// second process, or with a new -D that changes no code, listed no registers); so the source gets
+// a program-scope constant of a name never used before, which changes the PTX and not the kernel.
+std::string fresh_ptxas_log(const cl::Device& device, const cl::Kernel& kernel) {
+  const cl::Program program = kernel.getInfo<CL_KERNEL_PROGRAM>();
+  const std::string source = program.getInfo<CL_PROGRAM_SOURCE>();
+  const std::string options = trim(program.getBuildInfo<CL_PROGRAM_BUILD_OPTIONS>(device)) + " -cl-nv-verbose";
+  static std::mutex mutex;
+  static std::map<std::tuple<cl_device_id, std::string, std::string>, std::string> logs;
+  static unsigned long builds = 0;
+  const std::lock_guard<std::mutex> lock(mutex);
+  const auto key = std::make_tuple(device(), source, options);
+  if (const auto found = logs.find(key); found != logs.end()) return found->second;
+  const std::string unique = std::to_string(::getpid()) + "_" + std::to_string(++builds) + "_" +
+                             std::to_string(std::chrono::steady_clock::now().time_since_epoch().count());
+  std::string log;
+  try {
+    cl::Program again(program.getInfo<CL_PROGRAM_CONTEXT>(), "constant int kit_fresh_compile_" + unique + " = 0;\n" + source);
+    again.build(std::vector<cl::Device>{device}, options.c_str());
+    log = again.getBuildInfo<CL_PROGRAM_BUILD_LOG>(device);
+  } catch (const cl::Error&) {
+    log.clear();  // an option this driver refuses: no count
+  }
+  return logs.emplace(key, log).first->second;
+}
+
+// A cl_uint of NVIDIA's device attribute query; 0 where the device does not answer it.
+cl_uint nv_device_uint(const cl::Device& device, cl_device_info what) {
+  cl_uint value = 0;
+  if (clGetDeviceInfo(device(), what, sizeof value, &value, nullptr) != CL_SUCCESS) return 0;
+  return value;
+}
+
+}  // namespace
+
+int ptxas_registers(const std::string& log, const std::string& name) {
+  static const std::regex used(R"(Used (\d+) registers)");
+  const std::string entry = "Compiling entry function '" + name + "'";
+  std::istringstream in(log);
+  bool inside = false;
+  std::smatch m;
+  for (std::string line; std::getline(in, line);) {
+    if (line.find("Compiling entry function '") != std::string::npos)
+      inside = line.find(entry) != std::string::npos;
+    else if (inside && std::regex_search(line, m, used))
+      return std::stoi(m[1].str());
+  }
+  return -1;
+}
+
+std::size_t register_limited_work_group(int registers, std::size_t per_group, std::size_t warp, std::size_t granule,
+                                        std::size_t warp_set, std::size_t device_max) {
+  if (registers <= 0 || warp == 0 || granule == 0 || warp_set == 0) return device_max;  // nothing to share
+  const std::size_t per_warp = (std::size_t(registers) * warp + granule - 1) / granule * granule;
+  return std::min(device_max, per_group / per_warp / warp_set * warp_set * warp);
+}
+
+bool reports_registers(const cl::Device& device) {
+  return nv_device_uint(device, CL_DEVICE_REGISTERS_PER_BLOCK_NV) > 0 && nv_device_uint(device, CL_DEVICE_WARP_SIZE_NV) > 0;
+}
+
+WorkGroupLimit kernel_work_group_limit(const cl::Device& device, const cl::Kernel& kernel, std::size_t enough) {
+  const std::string device_name = trim(device.getInfo<CL_DEVICE_NAME>());
+  const std::size_t device_max = device.getInfo<CL_DEVICE_MAX_WORK_GROUP_SIZE>();
+  const std::size_t reported = kernel.getWorkGroupInfo<CL_KERNEL_WORK_GROUP_SIZE>(device);
+  WorkGroupLimit by_query{reported, "CL_KERNEL_WORK_GROUP_SIZE on " + device_name};
+  if (reported >= device_max || (enough > 0 && reported >= enough)) return by_query;
+  const cl_uint per_group = nv_device_uint(device, CL_DEVICE_REGISTERS_PER_BLOCK_NV);
+  const cl_uint warp = nv_device_uint(device, CL_DEVICE_WARP_SIZE_NV);
+  if (per_group == 0 || warp == 0) return by_query;  // not NVIDIA's: the query is all there is
+  const std::string name = trim(kernel.getInfo<CL_KERNEL_FUNCTION_NAME>());
+  const int registers = ptxas_registers(fresh_ptxas_log(device, kernel), name);
+  if (registers < 0) {
+    by_query.reason += "; ptxas gave no register count for " + name + " in a build with -cl-nv-verbose";
+    return by_query;
+  }
+  return register_work_group_limit(name, registers, per_group, warp, device_max, device_name);
+}
+
+WorkGroupLimit register_work_group_limit(const std::string& name, int registers, std::size_t per_group, std::size_t warp,
+                                         std::size_t device_max, const std::string& device_name) {
+  return {register_limited_work_group(registers, per_group, warp, kRegisterGranule, kWarpSet, device_max),
+          name + " uses " + std::to_string(registers) + " registers per work-item (ptxas) and a work-group has " +
+              std::to_string(per_group) + " on " + device_name + ", given " + std::to_string(kRegisterGranule) +
+              " at a time to each warp of " + std::to_string(warp) + " and to warps " + std::to_string(kWarpSet) +
+              " at a time"};
+}
+
 void check_local_size(const cl::Device& device, const cl::Kernel& kernel, std::size_t local,
                       std::size_t local_bytes) {
   const std::size_t device_max = device.getInfo<CL_DEVICE_MAX_WORK_GROUP_SIZE>();
   if (local > device_max)
     throw DeviceLimit("local size " + std::to_string(local) + " is above this device's maximum work-group size " +
                 std::to_string(device_max) + " (" + trim(device.getInfo<CL_DEVICE_NAME>()) + ")");
-  const std::size_t kernel_max = kernel.getWorkGroupInfo<CL_KERNEL_WORK_GROUP_SIZE>(device);
-  if (local > kernel_max)
+  const WorkGroupLimit kernel_max = kernel_work_group_limit(device, kernel, local);
+  if (local > kernel_max.most)
     throw DeviceLimit("local size " + std::to_string(local) + " is above this kernel's maximum work-group size " +
-                std::to_string(kernel_max) + " (CL_KERNEL_WORK_GROUP_SIZE on " +
-                trim(device.getInfo<CL_DEVICE_NAME>()) + ")");
+                      std::to_string(kernel_max.most) + " (" + kernel_max.reason + ")");
   const cl_ulong local_mem = device.getInfo<CL_DEVICE_LOCAL_MEM_SIZE>();
   const cl_ulong kernel_local = kernel.getWorkGroupInfo<CL_KERNEL_LOCAL_MEM_SIZE>(device);
   if (local_bytes > local_mem)  // the lab's own need, before the kernel's arrays: the device's limit

@@ -73,10 +73,10 @@ Runner::Runner(const kit::Runtime& rt, const std::filesystem::path& kernel_file,
   dot_ = kit::make_kernel(program, signatures()[0], name);
   sum_ = kit::make_kernel(program, signatures()[1], name);
   if (c_.local == 0) {  // the default shape: see Case::local
-    std::size_t most = dot_.getWorkGroupInfo<CL_KERNEL_WORK_GROUP_SIZE>(rt.device);
-    most = std::min(most, sum_.getWorkGroupInfo<CL_KERNEL_WORK_GROUP_SIZE>(rt.device));
+    const std::size_t most = std::min(kit::kernel_work_group_limit(rt.device, dot_, kDefaultGpuLocal).most,
+                                      kit::kernel_work_group_limit(rt.device, sum_, kDefaultGpuLocal).most);
     std::size_t l = 1;
-    while (2 * l <= std::min<std::size_t>(1024, most)) l *= 2;
+    while (2 * l <= std::min(kDefaultGpuLocal, most)) l *= 2;
     c_.local = cpu ? 1 : l;
   }
   kit::check_local_size(rt.device, dot_, c.local, c.local * sizeof(float));

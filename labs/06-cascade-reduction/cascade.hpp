@@ -32,7 +32,7 @@ bool contiguous(Branch branch, const cl::Device& device);  // builds with -D CON
 
 struct Case {
   std::size_t elements = std::size_t(64) << 20;
-  std::size_t local = 0;   // 0: 1 on a CPU (one contiguous run per work-item), else min(1024, the kernel's max)
+  std::size_t local = 0;   // 0: 1 on a CPU (one contiguous run per work-item), else min(kDefaultGpuLocal, the kernels' max)
   std::size_t groups = 0;  // 0: kGroupsPerComputeUnit{Cpu,Gpu} x the device's compute units
   kit::DataKind kind = kit::DataKind::Reals;
   std::uint64_t seed = 1;
@@ -45,6 +45,9 @@ struct Case {
 // figure too; 128 per compute unit gave 581-582 alone but less host-timed, the partials' read-back
 // and host add costing more than they save (slides/data/logs/NVIDIA-H200-2026-11-21-lab06-*.txt).
 inline constexpr std::size_t kGroupsPerComputeUnitCpu = 8, kGroupsPerComputeUnitGpu = 64;
+// A GPU's default work-group: the largest power of two up to this that both kernels can run (the
+// shape the lab's GPU figures were measured at; any other L up to the kernels' limit is --local's).
+inline constexpr std::size_t kDefaultGpuLocal = 256;
 void validate(const Case& c);  // L a power of two (or 0 for the default), N >= 1
 
 struct Inputs {

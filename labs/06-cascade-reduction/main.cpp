@@ -24,7 +24,7 @@ int main(int argc, char** argv) {
     bool check = false, vs_openmp = false, vs_solution = false;
     int warmup = 2, repeats = 10;
     app.add_option("-n,--elements", elements, "N; suffixes K, M, G, Ki, Mi, Gi")->capture_default_str();
-    app.add_option("-l,--local", c.local, "Work-group size L, a power of two (default: 1 on a CPU; on a GPU the kernel's largest, at most 1024)");
+    app.add_option("-l,--local", c.local, "Work-group size L, a power of two (default: 1 on a CPU; on a GPU the kernels' largest power of two up to 256)");
     app.add_option("-g,--groups", c.groups, "Work-groups (default: 8 x compute units on a CPU, 64 x on a GPU)");
     app.add_option("--combine", combine, "Final combine: host, device or both")->capture_default_str();
     app.add_option("--branch", branch, "DotCascade's branch: device (the device type picks: -D CONTIGUOUS on a CPU), cpu, or gpu "

@@ -32,7 +32,7 @@ SinglePass::SinglePass(const kit::Runtime& rt, const std::filesystem::path& kern
   kernel_ = kit::make_kernel(program_, single_pass_signature(), name);
   local_ = shape.local;
   if (local_ == 0) {
-    const std::size_t most = kernel_.getWorkGroupInfo<CL_KERNEL_WORK_GROUP_SIZE>(rt.device);
+    const std::size_t most = kit::kernel_work_group_limit(rt.device, kernel_, 256).most;
     local_ = 1;
     while (!cpu && 2 * local_ <= std::min<std::size_t>(256, most)) local_ *= 2;
   }
