@@ -179,3 +179,19 @@ TEST_CASE("a lab program's failed --check is witnessed under Oclgrind: DEVICE wh
   CHECK(wrong.output.find("DEVICE") == std::string::npos);
   CHECK(wrong.output.find("\n  oclgrind --data-races --uniform-writes --uninitialized --build-options -O0 ") != std::string::npos);
 }
+
+TEST_CASE("lab 04's rung 1 in its most copied form, the size builtin in the loop's condition, keeps the solution's points") {
+  test::TempDir dir;
+  const std::string solution = test::read(kit::root() / "solutions" / "04-tree-reductions" / "TreeReductions.cl");
+  std::string source = test::replace_once(solution, "    uint L   = get_local_size(0);   // work-items in a work-group (a power of two)\n", "");
+  source = test::replace_once(source, "    for (uint s = 1; s < L; s *= 2)\n    {\n        if (tid % (2 * s) == 0)",
+                              "    for (uint s = 1; s < get_local_size(0); s *= 2)\n    {\n        if (tid % (2 * s) == 0)");
+  test::write(dir / "04-tree-reductions" / "TreeReductions.cl", source);
+  const auto run = test::run_program("grader", "check 04 --dir " + dir.path.string());
+  CAPTURE(run.output);
+  CHECK(run.exit_code == 0);
+  CHECK(run.output.find("FAIL") == std::string::npos);
+  // Where this PoCL has the fault, rung 1's cases say so, and no other rung's.
+  for (std::size_t at = run.output.find("  DEVICE "); at != std::string::npos; at = run.output.find("  DEVICE ", at + 1))
+    CHECK(run.output.compare(at, 20, "  DEVICE rung 1 (int") == 0);
+}
