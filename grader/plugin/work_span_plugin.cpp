@@ -42,6 +42,7 @@ struct Shape {
   std::string result;                 // "%add", or "" for none
   std::vector<std::string> operands;  // "%x" names, in order (for a store: the value first)
   char fence = 0;  // a fence on global memory: 'F' mem_fence, 'W' write_mem_fence, 'R' read_mem_fence
+  bool divides = false;  // an integer division or remainder (udiv, sdiv, urem, srem) by a value, not a constant
 };
 
 // "  %add = fadd float %5, %6, !dbg !20" -> result %add, opcode fadd, operands %5 %6.
@@ -70,6 +71,10 @@ Shape parse(const std::string& text) {
       const auto start = args.find_last_not_of("0123456789", digits) + 1;
       if (std::stoul(args.substr(start, digits - start + 1)) & 2) s.fence = kind;
     }
+  if (opcode == "udiv" || opcode == "sdiv" || opcode == "urem" || opcode == "srem") {
+    const std::size_t comma = body.rfind(", ");
+    s.divides = comma != std::string::npos && body.compare(comma + 2, 1, "%") == 0;
+  }
   if (opcode == "load") s.kind = Shape::Load;
   else if (opcode == "store") s.kind = Shape::Store;
   else if (opcode == "fadd" || opcode == "fsub" || opcode == "add" || opcode == "sub" || opcode == "fcmp" || opcode == "icmp" ||
@@ -121,6 +126,7 @@ class WorkSpan : public oclgrind::Plugin {
  public:
   explicit WorkSpan(const oclgrind::Context* context) : Plugin(context), draw_(std::getenv("KIT_DRAW_LOG")) {
     if (const char* path = std::getenv("KIT_WORK_SPAN_LOG")) log_path_ = path;
+    divisions_only_ = std::getenv("KIT_DIVISIONS_ONLY") != nullptr;
   }
 
   bool isThreadSafe() const override { return false; }  // one worker: no locking needed
@@ -132,6 +138,7 @@ class WorkSpan : public oclgrind::Plugin {
     groups_.str("");
     first_group_ = true;
     shapes_.clear();  // a freed program's instructions may share addresses with this one's
+    reported_divisions_.clear();
     lines_.clear();
     draw_.launch_begin();
     const oclgrind::Kernel* kernel = invocation->getKernel();
@@ -194,6 +201,8 @@ class WorkSpan : public oclgrind::Plugin {
   void instructionExecuted(const oclgrind::WorkItem* item, const llvm::Instruction* instruction,
                            const oclgrind::TypedValue&) override {
     const Shape& shape = shape_of(instruction);
+    if (shape.divides) check_division(item, instruction);
+    if (divisions_only_) return;
     ItemState& s = state(item);
     // SSA names are per function: a name is kept with the call depth it was made at.
     const std::size_t depth = item->getCallStack().size();
@@ -325,6 +334,32 @@ class WorkSpan : public oclgrind::Plugin {
     draw_.other(i, phase, at_depth(shape.result, depth), names, shape.kind == Shape::Combine, a);
   }
 
+  // Oclgrind computes an integer division or remainder by zero as 0 and reports nothing, though
+  // OpenCL C leaves it undefined (a device may trap, or give anything): reported here in
+  // Oclgrind's own format, so the grader reads it as any other finding. The divisor is the
+  // instruction's second operand, read from the operand list LLVM places just before a binary
+  // operator (its Use records, each naming the instruction as its user: checked before use).
+  void check_division(const oclgrind::WorkItem* item, const llvm::Instruction* instruction) {
+    struct Use {
+      const llvm::Value* value;
+      const void* next;
+      const void* previous;
+      const void* user;
+    };
+    const Use* operands = reinterpret_cast<const Use*>(instruction) - 2;
+    if (operands[0].user != static_cast<const void*>(instruction) || operands[1].user != static_cast<const void*>(instruction)) return;
+    const oclgrind::TypedValue divisor = item->getOperand(operands[1].value);
+    bool zero = false;
+    for (unsigned i = 0; i < divisor.num && !zero; ++i) zero = divisor.getUInt(i) == 0;
+    if (!zero || !reported_divisions_.insert(instruction).second) return;
+    oclgrind::Context::Message message(oclgrind::ERROR, m_context);
+    message << "Integer division by zero (undefined in OpenCL C; Oclgrind computes it as 0)" << std::endl
+            << message.INDENT << "Kernel: " << message.CURRENT_KERNEL << std::endl
+            << "Entity: " << message.CURRENT_ENTITY << std::endl
+            << message.CURRENT_LOCATION << std::endl;
+    message.send();
+  }
+
   std::size_t linear(const oclgrind::WorkItem* item) const {
     const oclgrind::Size3 l = item->getLocalID();
     return l.x + local_.x * (l.y + local_.y * l.z);
@@ -346,6 +381,8 @@ class WorkSpan : public oclgrind::Plugin {
     return shapes_.emplace(instruction, parse(text.str())).first->second;
   }
 
+  bool divisions_only_ = false;  // KIT_DIVISIONS_ONLY: only the division check (a witness run's)
+  std::unordered_set<const llvm::Instruction*> reported_divisions_;  // one report per instruction and launch
   std::string log_path_, kernel_;
   oclgrind::Size3 global_, local_;
   std::ostringstream groups_;

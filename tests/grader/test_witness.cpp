@@ -195,3 +195,19 @@ TEST_CASE("lab 04's rung 1 in its most copied form, the size builtin in the loop
   for (std::size_t at = run.output.find("  DEVICE "); at != std::string::npos; at = run.output.find("  DEVICE ", at + 1))
     CHECK(run.output.compare(at, 20, "  DEVICE rung 1 (int") == 0);
 }
+
+TEST_CASE("an integer division by zero, which Oclgrind computes as 0 in silence, is a finding: no witness for it") {
+  test::TempDir dir;
+  // n / 4 is 0 for N < 4: 4 / (n / 4) divides by zero. PoCL's result is then wrong, and Oclgrind,
+  // computing 4 / 0 as 0, would get it right by chance.
+  const std::string solution = test::read(kit::root() / "solutions" / "06-cascade-reduction" / "CascadeDot.cl");
+  test::write(dir / "06-cascade-reduction" / "CascadeDot.cl",
+              test::replace_once(solution, "sum += dA[4 * (n / 4) + k] * dB[4 * (n / 4) + k];", "sum += dA[4 / (n / 4) + k] * dB[4 * (n / 4) + k];"));
+  const auto run = test::run_program("grader", "check 06 --dir " + dir.path.string());
+  CAPTURE(run.output);
+  CHECK(run.exit_code == 1);
+  CHECK(run.output.find("DEVICE") == std::string::npos);
+  const std::string block = check_block(run.output, "N = 1, host combine");
+  CHECK(block.find("  FAIL N = 1, host combine") == 0);
+  CHECK(block.find("integer division by zero") != std::string::npos);  // the evidence run names it
+}

@@ -120,11 +120,14 @@ EvidenceRun run_under_oclgrind(const LabSpec& spec, const GradeSettings& s, cons
   SandboxLimits limits{how.time_limit_s > 0 ? how.time_limit_s : safety.time_limit_s, std::max(safety.memory_limit_mb, spec.memory_limit_mb),
                        1, s.pocl_cache(), 4 << 20};
   // The spec's allowed false alarms are matched by what the plugin records of the launches (and
-  // the witness judges a ticket's fences from the same record).
+  // the witness judges a ticket's fences from the same record). The plugin also reports an integer
+  // division by zero, which Oclgrind itself computes as 0 in silence: without a record it runs
+  // that check alone.
   const std::filesystem::path plugin = find_work_span_plugin(s);
-  if ((!safety.allow.empty() || how.record_launches) && std::filesystem::exists(plugin)) {
+  if (std::filesystem::exists(plugin)) {
     prefix.insert(prefix.end(), {"--plugins", plugin.string()});
-    limits.environment.emplace_back("KIT_WORK_SPAN_LOG", work.string());
+    if (!safety.allow.empty() || how.record_launches) limits.environment.emplace_back("KIT_WORK_SPAN_LOG", work.string());
+    else limits.environment.emplace_back("KIT_DIVISIONS_ONLY", "1");
   }
   zero_fresh_memory(limits);
   const ChildRun run =
