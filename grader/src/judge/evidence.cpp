@@ -122,6 +122,7 @@ EvidenceRun run_under_oclgrind(const LabSpec& spec, const GradeSettings& s, cons
     limits.environment.emplace_back("KIT_WORK_SPAN_LOG", work.string());
   }
   zero_fresh_memory(limits);
+  guard_buffer_ends(limits, false);
   const ChildRun run =
       run_child(s, prefix, {"--lab", spec.lab, "--kernel", copy.string(), "--shown-as", shown_as, "--case", params.dump()}, limits, dir);
   EvidenceRun out;
