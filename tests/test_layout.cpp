@@ -6,6 +6,7 @@
 #include <cctype>
 #include <fstream>
 #include <iterator>
+#include <regex>
 #include <set>
 #include <vector>
 
@@ -137,4 +138,30 @@ TEST_CASE("every starter equals its solution outside the marked student regions"
     }
   }
   CHECK(regions >= 8);
+}
+
+TEST_CASE("every buffer a lab's host code makes comes from kit::make_buffer, which gives it the grader's guard bytes") {
+  // A cl::Buffer constructed directly (cl::Buffer(...), cl::Buffer name(...), emplace_back(context, ...))
+  // would have no guard past its end, and a kernel reading past it would read what the device left there.
+  const std::regex direct(R"(cl::Buffer\s*(\w+\s*)?[({]\s*(\w+\.)?context|\bemplace_back\s*\(\s*(\w+\.)?context)");
+  int files = 0;
+  for (const auto& entry : std::filesystem::recursive_directory_iterator(kit::root() / "labs")) {
+    const std::string name = entry.path().filename().string();
+    if (!entry.is_regular_file() || name.rfind("test_", 0) == 0) continue;
+    if (entry.path().extension() != ".cpp" && entry.path().extension() != ".hpp") continue;
+    ++files;
+    std::ifstream in(entry.path());
+    int line_number = 0;
+    for (std::string line; std::getline(in, line);) {
+      ++line_number;
+      CHECK_MESSAGE(!std::regex_search(line, direct), entry.path().string() << ":" << line_number << ": " << line);
+    }
+  }
+  CHECK(files > 10);
+  // The pattern finds what it is for.
+  CHECK(std::regex_search(std::string("cl::Buffer dA(rt.context, CL_MEM_READ_ONLY, bytes);"), direct));
+  CHECK(std::regex_search(std::string("a_ = cl::Buffer(rt.context, flags, bytes);"), direct));
+  CHECK(std::regex_search(std::string("buffers.emplace_back(rt.context, CL_MEM_READ_ONLY, bytes);"), direct));
+  CHECK_FALSE(std::regex_search(std::string("cl::Buffer a_, b_;"), direct));
+  CHECK_FALSE(std::regex_search(std::string("cl::Buffer buffer(cl_mem_flags flags, std::size_t bytes);"), direct));
 }

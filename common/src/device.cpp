@@ -13,6 +13,7 @@
 
 #include <unistd.h>
 
+#include "kit/device_faults.hpp"
 #include "kit/errors.hpp"
 #include "kit/paths.hpp"
 #include "kit/program.hpp"
@@ -139,6 +140,7 @@ std::vector<PlatformNames> describe_machine() {
 
 void print_device_list(std::ostream& out) {
   const auto platforms = all_platforms();
+  const std::vector<DeviceFault> faults = known_device_faults();
   for (std::size_t p = 0; p < platforms.size(); ++p) {
     out << "Platform " << p << ": " << trim(platforms[p].getInfo<CL_PLATFORM_NAME>()) << " ("
         << trim(platforms[p].getInfo<CL_PLATFORM_VERSION>()) << ")\n";
@@ -157,6 +159,9 @@ void print_device_list(std::ostream& out) {
           << ", local memory " << dev.getInfo<CL_DEVICE_LOCAL_MEM_SIZE>() / 1024 << " KiB"
           << ", global memory " << dev.getInfo<CL_DEVICE_GLOBAL_MEM_SIZE>() / (1024 * 1024) << " MiB"
           << ", driver " << trim(dev.getInfo<CL_DRIVER_VERSION>()) << "\n";
+      for (const std::string& note : device_fault_notes(faults, platforms[p].getInfo<CL_PLATFORM_NAME>(),
+                                                        trim(dev.getInfo<CL_DRIVER_VERSION>())))
+        out << "      note: " << note << "\n";
     }
   }
 }

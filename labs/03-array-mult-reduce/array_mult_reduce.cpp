@@ -6,6 +6,7 @@
 #include <cmath>
 #include <limits>
 
+#include "kit/buffer.hpp"
 #include "kit/launch.hpp"
 #include "kit/errors.hpp"
 #include "kit/local_size.hpp"
@@ -48,8 +49,9 @@ Outputs run(const kit::Runtime& rt, const std::filesystem::path& kernel_file, co
   kit::check_local_size(rt.device, kernel, c.local, c.local * sizeof(float));
 
   // slide: host-steps
-  cl::Buffer dA(rt.context, CL_MEM_READ_ONLY, ab_bytes), dB(rt.context, CL_MEM_READ_ONLY, ab_bytes);
-  cl::Buffer dC(rt.context, CL_MEM_WRITE_ONLY, c_bytes);
+  cl::Buffer dA = kit::make_buffer(rt, CL_MEM_READ_ONLY, ab_bytes);
+  cl::Buffer dB = kit::make_buffer(rt, CL_MEM_READ_ONLY, ab_bytes);
+  cl::Buffer dC = kit::make_buffer(rt, CL_MEM_WRITE_ONLY, c_bytes);
   rt.queue.enqueueWriteBuffer(dA, CL_FALSE, 0, ab_bytes, in.a.data());
   rt.queue.enqueueWriteBuffer(dB, CL_FALSE, 0, ab_bytes, in.b.data());
   rt.queue.enqueueFillBuffer(dC, std::numeric_limits<float>::quiet_NaN(), 0, c_bytes);

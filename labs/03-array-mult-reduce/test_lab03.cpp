@@ -8,8 +8,8 @@
 #include "support.hpp"
 
 namespace {
-std::filesystem::path solution() { return kit::lab_file(lab03::kLab, lab03::kKernelFile, true); }
-std::filesystem::path starter() { return kit::lab_file(lab03::kLab, lab03::kKernelFile, false); }
+std::filesystem::path lab03_solution() { return kit::lab_file(lab03::kLab, lab03::kKernelFile, true); }
+std::filesystem::path lab03_starter() { return kit::lab_file(lab03::kLab, lab03::kKernelFile, false); }
 
 std::optional<lab03::Mismatch> check(const std::filesystem::path& kernel, const lab03::Case& c) {
   const lab03::Inputs in = lab03::make_inputs(c);
@@ -36,7 +36,7 @@ TEST_CASE("the solution matches the reference exactly on integer data") {
       lab03::Case reals = c;
       reals.kind = kit::DataKind::Reals;
       CHECK(lab03::group_tolerance(reals, group) > 0);  // ... the same magnitudes as reals get a bound
-      CHECK_FALSE(check(solution(), c));
+      CHECK_FALSE(check(lab03_solution(), c));
     }
   }
 }
@@ -45,12 +45,12 @@ TEST_CASE("the solution is within the rounding bound on real data") {
   for (std::size_t L : {1, 8, 32, 256, 1024}) {
     lab03::Case c{L * 97, L, kit::DataKind::Reals, 9};
     CAPTURE(L);
-    CHECK_FALSE(check(solution(), c));
+    CHECK_FALSE(check(lab03_solution(), c));
   }
 }
 
 TEST_CASE("the starter kernel compiles and fails") {
-  const auto wrong = check(starter(), {4096, 32, kit::DataKind::Integers, 1});
+  const auto wrong = check(lab03_starter(), {4096, 32, kit::DataKind::Integers, 1});
   REQUIRE(wrong);
   CHECK(wrong->got == 0);  // the starter's TODO leaves every product at zero
 }

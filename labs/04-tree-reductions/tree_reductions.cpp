@@ -1,5 +1,6 @@
 #include "tree_reductions.hpp"
 
+#include "kit/buffer.hpp"
 #include "kit/launch.hpp"
 #include "kit/data.hpp"
 #include "kit/errors.hpp"
@@ -67,10 +68,9 @@ Outputs run(const kit::Runtime& rt, const std::filesystem::path& kernel_file, co
   kit::check_local_size(rt.device, kernel, c.local, c.local * sizeof(std::int32_t));
 
   const std::size_t first_groups = (c.elements + c.per_group() - 1) / c.per_group();
-  cl::Buffer input(rt.context, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, c.elements * sizeof(std::int32_t),
-                   const_cast<std::int32_t*>(in.data()));
-  cl::Buffer scratch[2] = {cl::Buffer(rt.context, CL_MEM_READ_WRITE, first_groups * sizeof(std::int32_t)),
-                           cl::Buffer(rt.context, CL_MEM_READ_WRITE, first_groups * sizeof(std::int32_t))};
+  cl::Buffer input = kit::make_buffer(rt, CL_MEM_READ_ONLY, c.elements * sizeof(std::int32_t), in.data());
+  cl::Buffer scratch[2] = {kit::make_buffer(rt, CL_MEM_READ_WRITE, first_groups * sizeof(std::int32_t)),
+                           kit::make_buffer(rt, CL_MEM_READ_WRITE, first_groups * sizeof(std::int32_t))};
   Outputs out;
   out.kernel = kit::kernel_code(program, rt.device, kernel_file, name);
   std::size_t final_buffer = 0;

@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <cstring>
 
+#include "kit/buffer.hpp"
 #include "kit/launch.hpp"
 #include "kit/errors.hpp"
 #include "kit/local_size.hpp"
@@ -103,8 +104,8 @@ Outputs run(const kit::Runtime& rt, const std::filesystem::path& kernel_file, co
   kit::check_local_size(rt.device, kernel, c.local, c.local * sizeof(float));
 
   const std::size_t n = c.elements, bytes = n * sizeof(float), L = c.local;
-  cl::Buffer input(rt.context, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, bytes, const_cast<float*>(in.data()));
-  cl::Buffer work[2] = {cl::Buffer(rt.context, CL_MEM_READ_WRITE, bytes), cl::Buffer(rt.context, CL_MEM_READ_WRITE, bytes)};
+  cl::Buffer input = kit::make_buffer(rt, CL_MEM_READ_ONLY, bytes, in.data());
+  cl::Buffer work[2] = {kit::make_buffer(rt, CL_MEM_READ_WRITE, bytes), kit::make_buffer(rt, CL_MEM_READ_WRITE, bytes)};
   const cl::Buffer* last = &input;
   Outputs out;
   out.kernel = kit::kernel_code(program, rt.device, kernel_file, name);

@@ -8,6 +8,7 @@
 #include <cmath>
 #include <cstdio>
 
+#include "kit/buffer.hpp"
 #include "kit/baseline.hpp"
 #include "kit/launch.hpp"
 #include "kit/errors.hpp"
@@ -85,10 +86,10 @@ Runner::Runner(const kit::Runtime& rt, const std::filesystem::path& kernel_file,
                     : (cpu ? kGroupsPerComputeUnitCpu : kGroupsPerComputeUnitGpu) * rt.device.getInfo<CL_DEVICE_MAX_COMPUTE_UNITS>();
   const std::size_t bytes = c.elements * sizeof(float);
   kit::check_float_array(rt.device, c.elements);
-  a_ = cl::Buffer(rt.context, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, bytes, const_cast<float*>(in.a.data()));
-  b_ = cl::Buffer(rt.context, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, bytes, const_cast<float*>(in.b.data()));
-  partials_ = cl::Buffer(rt.context, CL_MEM_READ_WRITE, groups_ * sizeof(float));
-  result_ = cl::Buffer(rt.context, CL_MEM_READ_WRITE, sizeof(float));
+  a_ = kit::make_buffer(rt, CL_MEM_READ_ONLY, bytes, in.a.data());
+  b_ = kit::make_buffer(rt, CL_MEM_READ_ONLY, bytes, in.b.data());
+  partials_ = kit::make_buffer(rt, CL_MEM_READ_WRITE, groups_ * sizeof(float));
+  result_ = kit::make_buffer(rt, CL_MEM_READ_WRITE, sizeof(float));
   // NaN in the partials and the result until a kernel writes them: a partial (or the result) that
   // is never written shows as NaN wherever the buffers' memory came from, fresh zeros (the
   // grader's) or a program's leftovers, so the program and the grader see the same evidence.

@@ -8,6 +8,7 @@
 #include <stdexcept>
 
 #include "atomics_scan_detail.hpp"
+#include "kit/buffer.hpp"
 #include "kit/data.hpp"
 #include "kit/errors.hpp"
 #include "kit/local_size.hpp"
@@ -143,7 +144,7 @@ Runner::Runner(const kit::Runtime& rt, const std::filesystem::path& kernel_file,
       program_(kit::build_program(rt.context, rt.device, kernel_file, "", shown_as_)) {}
 
 cl::Buffer Runner::buffer(cl_mem_flags flags, std::size_t bytes, const void* host) {
-  cl::Buffer b(rt_.context, flags | (host ? CL_MEM_COPY_HOST_PTR : 0), bytes, const_cast<void*>(host));
+  cl::Buffer b = kit::make_buffer(rt_, flags, bytes, host);
   if (retain_) retained_.push_back(b);
   return b;
 }

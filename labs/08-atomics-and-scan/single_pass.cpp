@@ -9,6 +9,7 @@
 
 #include "atomics_scan.hpp"
 #include "atomics_scan_detail.hpp"
+#include "kit/buffer.hpp"
 #include "kit/launch.hpp"
 #include "kit/reference.hpp"
 
@@ -45,15 +46,14 @@ SinglePass::SinglePass(const kit::Runtime& rt, const std::filesystem::path& kern
   const std::size_t bytes = elements * sizeof(float);
   const cl_uint zero = 0;
   const float nan = std::numeric_limits<float>::quiet_NaN();
-  a_ = cl::Buffer(rt.context, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, bytes, const_cast<float*>(a));
-  b_ = cl::Buffer(rt.context, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, bytes, const_cast<float*>(b));
+  a_ = kit::make_buffer(rt, CL_MEM_READ_ONLY, bytes, a);
+  b_ = kit::make_buffer(rt, CL_MEM_READ_ONLY, bytes, b);
   std::vector<float> no_partials(groups_, nan);  // from host memory, never clEnqueueFillBuffer (see detail)
-  partials_ = cl::Buffer(rt.context, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, groups_ * sizeof(float), no_partials.data());
-  ticket_ = cl::Buffer(rt.context, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, sizeof zero, const_cast<cl_uint*>(&zero));
+  partials_ = kit::make_buffer(rt, CL_MEM_READ_WRITE, groups_ * sizeof(float), no_partials.data());
+  ticket_ = kit::make_buffer(rt, CL_MEM_READ_WRITE, sizeof zero, &zero);
   // The result in host-accessible memory: on an H100 the blocking read of 4 bytes from it took 2-3 %
   // less of the launch at 16Mi, round by round (slides/data/logs/NVIDIA-H100-2026-11-26-read-back.txt).
-  result_ = cl::Buffer(rt.context, CL_MEM_READ_WRITE | CL_MEM_ALLOC_HOST_PTR | CL_MEM_COPY_HOST_PTR, sizeof nan,
-                       const_cast<float*>(&nan));
+  result_ = kit::make_buffer(rt, CL_MEM_READ_WRITE | CL_MEM_ALLOC_HOST_PTR, sizeof nan, &nan);
   kernel_.setArg(0, a_);
   kernel_.setArg(1, b_);
   kernel_.setArg(2, cl::Local(local_ * sizeof(float)));

@@ -7,6 +7,7 @@
 #include <iostream>
 #include <sstream>
 
+#include "kit/buffer.hpp"
 #include "kit/launch.hpp"
 #include "kit/cli.hpp"
 #include "kit/witness.hpp"
@@ -88,10 +89,10 @@ Outputs run(const kit::Runtime& rt, const Lab& lab, const std::filesystem::path&
   for (const auto& array : in) {
     std::vector<float> host(array);
     host.resize(padded, 0.0f);
-    buffers.emplace_back(rt.context, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, bytes, host.data());
+    buffers.push_back(kit::make_buffer(rt, CL_MEM_READ_ONLY, bytes, host.data()));
   }
   std::vector<float> result(padded, marker());
-  cl::Buffer out_buffer(rt.context, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, bytes, result.data());
+  cl::Buffer out_buffer = kit::make_buffer(rt, CL_MEM_READ_WRITE, bytes, result.data());
   cl_uint arg = 0;
   for (const cl::Buffer& b : buffers) kernel.setArg(arg++, b);
   kernel.setArg(arg++, out_buffer);

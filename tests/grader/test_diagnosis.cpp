@@ -8,6 +8,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "kit/buffer.hpp"
 #include "kit/json.hpp"
 #include "kit/paths.hpp"
 #include "support.hpp"
@@ -114,11 +115,13 @@ Checked grader_check(const json& spec, const std::string& kernel, const test::Te
   return c;
 }
 
-// The lab program's --check of `kernel` on one case, one PoCL thread, one run (as the grader runs
-// it), stopped after twice the case's time limit (a mutant can loop for ever; the grader stops it).
+// The lab program's --check of `kernel` on one case, one PoCL thread, one run, with guard bytes past
+// each buffer (kit/buffer.hpp: a mutant reading past its input reads the same as in the grader's
+// case child), as the grader runs it; stopped after twice the case's time limit (a mutant can loop
+// for ever; the grader stops it).
 test::Command program_check(const std::string& lab, const json& c, const std::filesystem::path& kernel) {
   const int limit = 2 * spec_of(lab).at("time_limit_s").get<int>();
-  return test::run_command("timeout " + std::to_string(limit) + " env " + kOnePoclThread + "'" + KIT_BIN_DIR + "/" + lab + "' --check --warmup 0 --repeats 1 -k '" +
+  return test::run_command("timeout " + std::to_string(limit) + " env " + kOnePoclThread + kit::kBufferGuardVariable + "=1 '" + KIT_BIN_DIR + "/" + lab + "' --check --warmup 0 --repeats 1 -k '" +
                            kernel.string() + "' " + program_options(lab, c));
 }
 

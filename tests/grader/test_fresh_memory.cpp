@@ -2,13 +2,16 @@
 // so grading the same kernel twice gives the same grade.
 #include <doctest/doctest.h>
 
+#include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <sstream>
 #include <vector>
 
 #include <nlohmann/json.hpp>
 
 #include "isolation/case_runs.hpp"
+#include "kit/buffer.hpp"
 #include "kit/paths.hpp"
 #include "spec/spec.hpp"
 #include "support.hpp"
@@ -19,7 +22,15 @@ TEST_CASE("a kernel reading memory no work-item wrote gets the same grade in eve
   // Lab 05's pairwise pass one element too far: each pass also reads the slot past its data, in a
   // buffer the host never filled. `grader check` builds in the child itself, and the compiler's
   // freed memory is what such a buffer got: three checks without fixed fresh memory said the max
-  // of 7 negative values was 7.03e+28, 3.05e-41 and 0. Now the slot reads 0 every time.
+  // of 7 negative values was 7.03e+28, 3.05e-41 and 0. The first pass reads one element past the
+  // end of the input, where the case child's buffers have guard bytes (kit/buffer.hpp): the max is
+  // the guard's float every time, on any device.
+  float guard = 0;
+  const std::vector<unsigned char> guard_bytes(sizeof guard, kit::kGuardByte);
+  std::memcpy(&guard, guard_bytes.data(), sizeof guard);
+  char guard_text[32];
+  std::snprintf(guard_text, sizeof guard_text, "%.9g", guard);
+  REQUIRE(std::string(guard_text) == "13323083");
   test::TempDir labs;
   std::string source = test::read(kit::root() / "solutions/05-multipass-reductions/MultipassReductions.cl");
   const std::string bound = "if (i < active - s)";
@@ -37,7 +48,7 @@ TEST_CASE("a kernel reading memory no work-item wrote gets the same grade in eve
   for (int i = 0; i < 3; ++i) {
     const auto run = test::run_program("grader", "check 05 --dir " + labs.path.string());
     CHECK(run.exit_code == 1);
-    CHECK(run.output.find("max of 7 elements by pairwise in 3 launches: expected -1.09713709, got 0 (exact)") != std::string::npos);
+    CHECK(run.output.find("max of 7 elements by pairwise in 3 launches: expected -1.09713709, got " + std::string(guard_text) + " (exact)") != std::string::npos);
     runs.push_back(verdicts(run.output));
   }
   CHECK_FALSE(runs[0].empty());
@@ -51,7 +62,7 @@ TEST_CASE("every child that runs a kernel's cases, both ways, starts with zeroed
   test::TempDir dir;
   test::open_to_children(dir);  // the stand-in writes down here what it saw
   const std::filesystem::path fake = dir / "fake-grader";
-  test::write(fake, "#!/bin/sh\necho \"$MALLOC_PERTURB_\" >> " + (dir / "seen").string() + "\n");
+  test::write(fake, "#!/bin/sh\necho \"$MALLOC_PERTURB_ $KIT_BUFFER_GUARD\" >> " + (dir / "seen").string() + "\n");
   std::filesystem::permissions(fake, std::filesystem::perms::owner_all);
   const auto spec = grader::load_specs(kit::root() / "grader" / "specs", {"03"}).at(0);
   for (const bool earlier_way : {false, true}) {
@@ -60,7 +71,8 @@ TEST_CASE("every child that runs a kernel's cases, both ways, starts with zeroed
     std::filesystem::create_directories(s.workdir);
     grader::run_cases(spec, s, dir / "K.cl", "K.cl", {0, 1}, [](std::size_t, const json&) { return grader::AfterCase::GoOn; });
   }
-  CHECK(test::read(dir / "seen") == "255\n255\n");  // one child each way, which stopped at its build
+  // One child each way, which stopped at its build; both with guard bytes past each buffer.
+  CHECK(test::read(dir / "seen") == "255 1\n255 1\n");
 }
 
 TEST_CASE("the run under Oclgrind gets one worker thread and zeroed fresh memory, so its findings repeat") {
@@ -70,11 +82,11 @@ TEST_CASE("the run under Oclgrind gets one worker thread and zeroed fresh memory
   test::TempDir dir;
   test::open_to_children(dir);  // the stand-in writes down here what it saw
   const std::filesystem::path fake = dir / "fake-oclgrind";
-  test::write(fake, "#!/bin/sh\necho \"$OCLGRIND_NUM_THREADS $MALLOC_PERTURB_\" >> " + (dir / "seen").string() + "\n");
+  test::write(fake, "#!/bin/sh\necho \"$OCLGRIND_NUM_THREADS $MALLOC_PERTURB_ $KIT_BUFFER_GUARD\" >> " + (dir / "seen").string() + "\n");
   std::filesystem::permissions(fake, std::filesystem::perms::owner_all);
   setenv("KIT_OCLGRIND", fake.c_str(), 1);
   const auto run = test::run_program("grader", "check 03 --races --dir " + (kit::root() / "solutions").string());
   unsetenv("KIT_OCLGRIND");
   CHECK(run.exit_code == 1);  // the stand-in found nothing to report: the checks could not be made
-  CHECK(test::read(dir / "seen") == "1 255\n");
+  CHECK(test::read(dir / "seen") == "1 255 0\n");  // buffers of their exact sizes, so that Oclgrind sees an access past the end
 }

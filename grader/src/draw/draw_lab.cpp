@@ -96,6 +96,7 @@ DrawRun trace_kernel(const LabSpec& spec, const GradeSettings& s, const std::fil
   limits.environment.emplace_back("KIT_WORK_SPAN_LOG", work.string());
   if (group) limits.environment.emplace_back("KIT_DRAW_GROUP", std::to_string(*group));
   zero_fresh_memory(limits);
+  guard_buffer_ends(limits, false);
   const ChildRun run = run_child(s, prefix, {"--lab", spec.lab, "--kernel", kernel.string(), "--shown-as", shown_as, "--case", params.dump()},
                                  limits, dir);
   out.seconds = run.outcome.seconds;

@@ -8,6 +8,7 @@
 #include "export/gradebook.hpp"
 #include "export/leaderboard.hpp"
 #include "export/report_html.hpp"
+#include "kit/device_faults.hpp"
 
 namespace grader {
 
@@ -157,6 +158,8 @@ std::string check_report(const LabResult& r) {
   out << r.lab << (r.kernel.empty() ? "" : " (" + r.kernel + ")") << "\n";
   for (const std::string& note : r.notes) out << "  note: " << note << "\n";
   if (!r.device.empty()) out << "  on " << r.device << "\n";
+  for (const std::string& note : kit::device_fault_notes_for_summary(kit::known_device_faults(), r.device))
+    out << "  note: " << note << "\n";
   // The lab programs report every core of the CPU; the grader's children run PoCL on the threads
   // --pocl-threads gives them (1 by default), which PoCL reports as its compute units.
   if (r.device.find("Portable Computing Language (1 compute units") != std::string::npos)

@@ -4,6 +4,7 @@
 
 #include "spec/case_fields.hpp"
 #include "core/files.hpp"
+#include "kit/buffer.hpp"
 #include "kit/build_service.hpp"
 #include "kit/errors.hpp"
 #include "grader/lab/driver.hpp"
@@ -68,11 +69,15 @@ json run_one(const LabDriver& driver, const kit::Runtime& rt, const ChildTask& t
   return guarded(StepStatus::Error, [&] {
     const auto [field, values] = variant_field(params);
     json outputs = json::array();
+    std::vector<std::string> past_the_end;  // with $KIT_BUFFER_GUARD: the buffers whose guard a kernel wrote
     for (const json& one : expand_variants(params)) {
       json out = driver.run_case(rt, t.kernel, t.shown_as, one);
       outputs.push_back(field.empty() ? out : json{{field, one.at(field)}, {"outputs", out}});
+      for (std::string& line : kit::buffer_guard_violations(rt.queue)) past_the_end.push_back(std::move(line));
     }
-    return json{{"status", StepStatus::Ok}, {"outputs", field.empty() ? outputs[0] : json{{"variants", outputs}}}};
+    json result{{"status", StepStatus::Ok}, {"outputs", field.empty() ? outputs[0] : json{{"variants", outputs}}}};
+    if (!past_the_end.empty()) result["written_past_end"] = past_the_end;
+    return result;
   });
 }
 

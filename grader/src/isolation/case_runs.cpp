@@ -57,6 +57,7 @@ CaseRuns one_child_each(const LabSpec& spec, const GradeSettings& s, const std::
   SandboxLimits limits{spec.build_time_limit_s, spec.memory_limit_mb, s.grading.pocl_threads, s.pocl_cache()};
   limits.limit_address_space = s.cpu_device;
   if (s.cpu_device) zero_fresh_memory(limits);
+  guard_buffer_ends(limits, true);
   std::vector<std::string> common = {"--lab", spec.lab, "--kernel", kernel.string(), "--shown-as", shown_as};
   for (const std::string& a : device_args(s.device)) common.push_back(a);
   const ChildRun built = run_child(s, {}, common, limits, s.workdir / "build");
@@ -175,6 +176,7 @@ SandboxLimits CaseRunner::limits_for(const std::vector<std::size_t>& mine) const
   limits.case_threads = own_threads(mine[0]) ? own_threads(mine[0]) : s_.grading.pocl_threads;
   limits.limit_address_space = s_.cpu_device;
   if (s_.cpu_device) zero_fresh_memory(limits);
+  guard_buffer_ends(limits, true);
   if (!s_.build_service.empty()) limits.environment.emplace_back(kit::kBuildServiceVariable, s_.build_service);
   for (std::size_t p : mine) limits.seconds += limit_of(p);  // the CPU-time backstop covers them all
   return limits;

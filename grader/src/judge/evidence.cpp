@@ -130,6 +130,7 @@ EvidenceRun run_under_oclgrind(const LabSpec& spec, const GradeSettings& s, cons
     else limits.environment.emplace_back("KIT_DIVISIONS_ONLY", "1");
   }
   zero_fresh_memory(limits);
+  guard_buffer_ends(limits, false);
   const ChildRun run =
       run_child(s, prefix, {"--lab", spec.lab, "--kernel", copy.string(), "--shown-as", shown_as, "--case", params.dump()}, limits, dir);
   EvidenceRun out;

@@ -61,6 +61,16 @@ using Clock = std::chrono::steady_clock;
 
 double since(Clock::time_point t) { return std::chrono::duration<double>(Clock::now() - t).count(); }
 
+// "the kernel wrote past the end of a buffer (...)" when the case child found a buffer's guard
+// bytes changed ($KIT_BUFFER_GUARD, kit/buffer.hpp), else "".
+std::string written_past_end(const json& got) {
+  const json& lines = got.value("written_past_end", json());
+  if (!lines.is_array() || lines.empty()) return "";
+  std::string all;
+  for (const json& line : lines) all += (all.empty() ? "" : "; ") + line.get<std::string>();
+  return "the kernel wrote past the end of " + std::string(lines.size() == 1 ? "a buffer" : "its buffers") + " (" + all + ")";
+}
+
 // A case's verdict from what its child wrote (as step_result).
 CaseResult judge_case(const LabSpec& spec, const LabReference& reference, const LabDriver& driver, std::size_t i,
                       const json& got, double seconds, const std::string& source, const std::string& shown_as) {
@@ -77,6 +87,12 @@ CaseResult judge_case(const LabSpec& spec, const LabReference& reference, const 
     cr.message = cmp.message;
     cr.hint = cmp.hint;
     if (cmp.pass) cr.points = c.points;
+    if (const std::string past = written_past_end(got); !past.empty()) {  // right outputs or not, an invalid write
+      cr.status = CaseStatus::Wrong;
+      cr.points = 0;
+      cr.message = past + (cmp.pass ? "" : "; " + cmp.message);
+      cr.hint = "a store past the last element of an array: guard each write with the array's length";
+    }
   } else if (status == StepStatus::Sandbox) {
     cr.status = step_end(got).value_or(CaseStatus::Crashed);
     cr.message = "the case " + got.value("reason", "failed");
@@ -145,6 +161,7 @@ CaseResult speed_case(const LabSpec& spec, const LabReference& reference, const 
   SandboxLimits limits{sp.time_limit_s, spec.memory_limit_mb, s.grading.pocl_threads, s.pocl_cache()};
   limits.limit_address_space = s.cpu_device;
   if (s.cpu_device) zero_fresh_memory(limits);
+  guard_buffer_ends(limits, false);
   std::vector<std::string> args = {"--lab", spec.lab, "--kernel", copy.string(), "--shown-as", shown_as, "--case",
                                    sp.params.dump(), "--baseline", (estimate ? kOpenMpBaseline : reference.baseline).string(),
                                    "--pairs", std::to_string(sp.pairs)};

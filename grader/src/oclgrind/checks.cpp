@@ -219,6 +219,7 @@ std::vector<CaseResult> oclgrind_cases(const LabSpec& spec, bool with_safety, bo
                 SandboxLimits{safety.time_limit_s, safety.memory_limit_mb, 1, s.pocl_cache(), 4 << 20}};
   if (o.oclgrind.empty()) return all(CaseStatus::Error, "not checked: " + oclgrind_missing());
   zero_fresh_memory(o.limits);  // Oclgrind's buffers: a value read before it was written is the same in every run
+  guard_buffer_ends(o.limits, false);
   o.with_plugin = with_algorithm || (with_safety && !safety.allow.empty());
   if (o.with_plugin) {
     o.plugin = find_work_span_plugin(s);

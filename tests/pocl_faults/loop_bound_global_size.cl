@@ -1,0 +1,14 @@
+// The same loop bounded by get_global_size(0): log2(global size) iterations.
+// Launched with the global and local sizes that common/data/known_device_faults.json gives it;
+// work-item 0 of each work-group writes the group's result, which the table also gives.
+kernel void reproducer(global uint *out) {
+    local uint scratch[64];
+    uint tid = get_local_id(0);
+    scratch[tid] = 1;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    for (uint s = 1; s < get_global_size(0); s *= 2) {
+        if (tid % (2 * s) == 0) scratch[tid] += 1;
+        barrier(CLK_LOCAL_MEM_FENCE);
+    }
+    if (tid == 0) out[get_group_id(0)] = scratch[0];
+}
