@@ -9,6 +9,8 @@
 #include <regex>
 #include <sstream>
 
+#include "kit/device_faults.hpp"
+#include "kit/errors.hpp"
 #include "kit/kernel_code.hpp"
 
 namespace kit {
@@ -67,17 +69,19 @@ std::string first_lines(const std::string& text, int n) {
 }  // namespace
 
 std::string known_device_fault_rewrite(const std::string& source, const std::string& device) {
-  if (device.find("Portable Computing Language") == std::string::npos && device.find("PoCL") == std::string::npos) return "";
-  // A loop whose condition calls a work-group size builtin: PoCL 3.1 and 5.0 get such a barrier
-  // loop wrong when nothing computed that size before the first barrier.
-  static const std::regex loop(R"(\b(for\s*\([^;]*;[^;]*|while\s*\([^)]*)\bget_(local_size|global_size|num_groups)\s*\()");
-  std::smatch m;
-  const std::string code = code_without_comments(source);
-  if (!std::regex_search(code, m, loop)) return "";
-  const std::string builtin = "get_" + m[2].str() + "(0)";
-  return "PoCL 3.1 and 5.0 are known to compute a barrier loop wrong when its condition calls " + builtin +
-         " and nothing computed that value before the first barrier; store it in a variable at the top of the kernel (uint L = " +
-         builtin + ";) and loop on the variable, and PoCL computes it right too";
+  // The code each fault of the table is known by (common/data/known_device_faults.json): for
+  // barrier-loop-size-bound, a loop whose condition calls a size builtin.
+  static const std::regex size_bound(R"(\b(for\s*\([^;]*;[^;]*|while\s*\([^)]*)\bget_(local_size|global_size|num_groups)\s*\()");
+  if (!std::regex_search(code_without_comments(source), size_bound)) return "";
+  std::vector<DeviceFault> faults;
+  try {
+    for (DeviceFault& f : known_device_faults())
+      if (f.id == "barrier-loop-size-bound") faults.push_back(std::move(f));
+  } catch (const Error&) {
+    return "";  // no table: no fault to name
+  }
+  const std::vector<std::string> notes = device_fault_notes_for_summary(faults, device);
+  return notes.empty() ? "" : notes.front();
 }
 
 int witness_failed_check(int argc, char** argv, const std::vector<WitnessCap>& caps, const std::string& kernel_file,
