@@ -6,6 +6,7 @@
 #include <fstream>
 #include <map>
 #include <ostream>
+#include <set>
 
 #include "batch/batch.hpp"
 #include "core/files.hpp"
@@ -15,6 +16,7 @@
 #include "tools/line_differences.hpp"
 #include "tools/metamorphic.hpp"
 #include "tools/mutate.hpp"
+#include "tools/rewrites.hpp"
 #include "spec/references.hpp"
 #include "export/reports.hpp"
 
@@ -29,6 +31,7 @@ struct LabSummary {
   double control = 0, full = 0, seconds = 0;
   json mutants = json::array();
   json metamorphic = json::array();  // --metamorphic: one record per kernel and variant
+  json rewrites = json::array();     // --metamorphic: one record per variant, what it rewrote
   struct Found {
     std::string id, variant;
     LineDifference line;
@@ -249,27 +252,73 @@ void compare_gradings(LabSummary& s, const std::string& id, const std::string& v
   }
 }
 
-// A metamorphic variant of a kernel: the same program, renamed or laid out afresh (metamorphic.hpp).
+// A metamorphic variant of a kernel: the same program renamed, laid out afresh (metamorphic.hpp)
+// or rewritten another way with the same meaning (rewrites.hpp).
 struct Variant {
   std::string name;
-  std::string (*make)(const std::string&);
+  Rewritten (*make)(const std::string&);
 };
-const Variant kVariants[] = {{"renamed", rename_locals}, {"relaid", relayout}};
+Rewritten renamed(const std::string& source) { return {rename_locals(source), 1, {}}; }
+Rewritten relaid(const std::string& source) { return {relayout(source), 1, {}}; }
+// The kit's kernels brace no single-statement body; re-laid, every body is braced, and these go.
+Rewritten relaid_unbraced(const std::string& source) { return braces_removed(relayout(source)); }
+const Variant kVariants[] = {{"renamed", renamed},
+                             {"relaid", relaid},
+                             {"builtins-inlined", inline_builtins},
+                             {"builtins-hoisted", hoist_builtins},
+                             {"for-as-while", for_as_while},
+                             {"index-int", index_type_int},
+                             {"index-uint", index_type_uint},
+                             {"index-size_t", index_type_size_t},
+                             {"times-two-as-shift", times_two_as_shift},
+                             {"shift-as-times-two", shift_as_times_two},
+                             {"global-fence-added", global_fence_added},
+                             {"braces-added", braces_added},
+                             {"braces-removed", relaid_unbraced}};
+
+// --metamorphic: what one rewrite did to one lab's kernels (the control and the mutants), for the
+// summary and mutants.json.
+json rewrite_record(const std::string& lab, const std::string& variant, std::size_t kernels, std::size_t changed, std::size_t places,
+                    const std::set<std::string>& kept) {
+  return {{"lab", lab}, {"variant", variant}, {"kernels", kernels}, {"rewritten", changed}, {"places", places},
+          {"kept", std::vector<std::string>(kept.begin(), kept.end())}};
+}
 
 // --metamorphic: the control and the mutants graded again as each variant, each under DIR/<variant>
 // (the control under DIR/control-<variant>), in batches of their own so that no result is shared
-// with the kernels as made; every grading is compared line by line with the one as made.
+// with the kernels as made; every grading is compared line by line with the one as made. A kernel
+// that a rewrite leaves as it is (nothing to rewrite, or every place kept) is not graded again;
+// the places a rewrite kept, and why, are printed and recorded.
 void grade_variants(const MutantsOptions& o, const LabSpec& spec, const LabReference& reference, const std::string& source,
                     const LabResult& control, const Picked& picked, const std::map<std::string, fs::path>& report_of,
                     const fs::path& dir, LabSummary& s, std::ostream& out) {
   for (const Variant& v : kVariants) {
-    out << "== " << spec.lab << ": the control and the mutants again, " << v.name << "\n" << std::flush;
-    const LabResult variant_control = grade_solution(spec, reference, v.make(source), dir / ("control-" + v.name), o);
-    compare_gradings(s, "control", v.name, control, variant_control, out);
-    for (const auto& [name, m] : picked) write_file_atomically(dir / v.name / "mutants" / name / spec.kernel_file, v.make(m->source));
+    const Rewritten control_variant = v.make(source);
+    std::size_t changed = control_variant.source != source, places = control_variant.applied;
+    std::set<std::string> kept(control_variant.skipped.begin(), control_variant.skipped.end());
+    Picked rewritten;
+    for (const auto& [name, m] : picked) {
+      const Rewritten r = v.make(m->source);
+      places += r.applied;
+      for (const std::string& why : r.skipped) kept.insert(name.substr(0, 5) + ", " + why);
+      if (r.source == m->source) continue;
+      rewritten.push_back({name, m});
+      write_file_atomically(dir / v.name / "mutants" / name / spec.kernel_file, r.source);
+      ++changed;
+    }
+    s.rewrites.push_back(rewrite_record(s.lab, v.name, picked.size() + 1, changed, places, kept));
+    out << "== " << spec.lab << ": " << v.name << " rewrote " << changed << " of " << picked.size() + 1 << " kernels (" << places
+        << " places)" << (kept.empty() ? "" : "; kept as they were:") << "\n";
+    for (const std::string& why : kept) out << "     " << why << "\n";
+    out << std::flush;
+    if (control_variant.source != source) {
+      const LabResult variant_control = grade_solution(spec, reference, control_variant.source, dir / ("control-" + v.name), o);
+      compare_gradings(s, "control", v.name, control, variant_control, out);
+    }
+    if (rewritten.empty()) continue;
     fs::create_directories(dir / v.name / "mutants");
-    const std::map<std::string, fs::path> variant_report_of = grade_mutants(o, spec, picked, dir / v.name, s.full, out);
-    for (const auto& [name, m] : picked)
+    const std::map<std::string, fs::path> variant_report_of = grade_mutants(o, spec, rewritten, dir / v.name, s.full, out);
+    for (const auto& [name, m] : rewritten)
       compare_gradings(s, name.substr(0, 5), v.name, read_lab_result(report_of.at(name)), read_lab_result(variant_report_of.at(name)), out);
   }
   out << "  metamorphic: " << s.metamorphic.size() << " gradings of variants compared line by line with the kernels as made, "
@@ -312,7 +361,7 @@ LabSummary mutate_lab(const MutantsOptions& o, LabSpec spec, std::ostream& out) 
 json report_json(const MutantsOptions& o, const std::vector<LabSummary>& labs) {
   json j = {{"safety", o.grading.safety()}, {"max_per_lab", o.max_per_lab ? json(o.max_per_lab) : json(nullptr)},
             {"labs", json::array()}, {"mutants", json::array()}};
-  if (o.metamorphic) j["metamorphic"] = json::array(), j["differences"] = json::array();
+  if (o.metamorphic) j["metamorphic"] = json::array(), j["differences"] = json::array(), j["rewrites"] = json::array();
   for (const LabSummary& s : labs) {
     j["labs"].push_back({{"lab", s.lab}, {"generated", s.generated}, {"made", s.made}, {"not_compiled", s.not_compiled},
                          {"killed", s.killed}, {"survived", s.survived}, {"equivalent", s.equivalent}, {"errors", s.errors},
@@ -323,6 +372,7 @@ json report_json(const MutantsOptions& o, const std::vector<LabSummary>& labs) {
     j["labs"].back()["metamorphic_gradings"] = s.metamorphic.size();
     j["labs"].back()["differences"] = s.differences.size();
     for (const json& m : s.metamorphic) j["metamorphic"].push_back(m);
+    for (const json& r : s.rewrites) j["rewrites"].push_back(r);
     for (const auto& d : s.differences) j["differences"].push_back(difference_json(s.lab, d.id, d.variant, d.line));
   }
   return j;
@@ -370,8 +420,19 @@ std::size_t run_mutants(const MutantsOptions& options, std::ostream& out) {
   std::size_t differences = 0;
   for (const LabSummary& s : labs) differences += s.differences.size();
   if (o.metamorphic) {
-    out << "Metamorphic: every kernel graded again renamed (rename_locals) and re-laid (relayout): " << differences
+    out << "Metamorphic: every kernel graded again as each variant that changed it: " << differences
         << (differences == 1 ? " line differs" : " lines differ") << " from the grading as made\n";
+    for (const Variant& v : kVariants) {
+      std::size_t changed = 0, kernels = 0, places = 0, kept = 0;
+      for (const LabSummary& s : labs)
+        for (const json& r : s.rewrites)
+          if (r["variant"] == v.name)
+            changed += r["rewritten"].get<std::size_t>(), kernels += r["kernels"].get<std::size_t>(),
+                places += r["places"].get<std::size_t>(), kept += r["kept"].size();
+      std::snprintf(line, sizeof line, "  %-20s rewrote %3zu of %3zu kernels (%zu places; %zu kept as they were)\n", v.name.c_str(),
+                    changed, kernels, places, kept);
+      out << line;
+    }
     for (const LabSummary& s : labs)
       for (const auto& d : s.differences) print_difference(s.lab, d.id, d.variant, d.line, out);
   }
