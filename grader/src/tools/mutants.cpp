@@ -1,5 +1,6 @@
 #include "tools/mutants.hpp"
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
@@ -262,6 +263,35 @@ Rewritten renamed(const std::string& source) { return {rename_locals(source), 1,
 Rewritten relaid(const std::string& source) { return {relayout(source), 1, {}}; }
 // The kit's kernels brace no single-statement body; re-laid, every body is braced, and these go.
 Rewritten relaid_unbraced(const std::string& source) { return braces_removed(relayout(source)); }
+
+// Several variants one after the other, as one variant: what each did added up, what each kept
+// named with the variant.
+Rewritten composed(const std::string& source, const std::vector<std::pair<std::string, Rewritten (*)(const std::string&)>>& steps) {
+  Rewritten all{source, 0, {}};
+  for (const auto& [name, make] : steps) {
+    const Rewritten r = make(all.source);
+    all.source = r.source, all.applied += r.applied;
+    for (const std::string& why : r.skipped) all.skipped.push_back(name + ", " + why);
+  }
+  return all;
+}
+// Every rewrite in two kernels: renamed and rewritten one way, and rewritten the other way and re-laid.
+Rewritten rewritten(const std::string& source) {
+  return composed(source, {{"renamed", renamed},
+                           {"builtins-inlined", inline_builtins},
+                           {"for-as-while", for_as_while},
+                           {"index-int", index_type_int},
+                           {"times-two-as-shift", times_two_as_shift},
+                           {"global-fence-added", global_fence_added},
+                           {"braces-added", braces_added}});
+}
+Rewritten rewritten_relaid(const std::string& source) {
+  return composed(source, {{"builtins-hoisted", hoist_builtins},
+                           {"index-size_t", index_type_size_t},
+                           {"shift-as-times-two", shift_as_times_two},
+                           {"braces-removed", relaid_unbraced}});
+}
+
 const Variant kVariants[] = {{"renamed", renamed},
                              {"relaid", relaid},
                              {"builtins-inlined", inline_builtins},
@@ -274,7 +304,9 @@ const Variant kVariants[] = {{"renamed", renamed},
                              {"shift-as-times-two", shift_as_times_two},
                              {"global-fence-added", global_fence_added},
                              {"braces-added", braces_added},
-                             {"braces-removed", relaid_unbraced}};
+                             {"braces-removed", relaid_unbraced},
+                             {"rewritten", rewritten},
+                             {"rewritten-relaid", rewritten_relaid}};
 
 // --metamorphic: what one rewrite did to one lab's kernels (the control and the mutants), for the
 // summary and mutants.json.
@@ -293,6 +325,7 @@ void grade_variants(const MutantsOptions& o, const LabSpec& spec, const LabRefer
                     const LabResult& control, const Picked& picked, const std::map<std::string, fs::path>& report_of,
                     const fs::path& dir, LabSummary& s, std::ostream& out) {
   for (const Variant& v : kVariants) {
+    if (!o.variants.empty() && std::find(o.variants.begin(), o.variants.end(), v.name) == o.variants.end()) continue;
     const Rewritten control_variant = v.make(source);
     std::size_t changed = control_variant.source != source, places = control_variant.applied;
     std::set<std::string> kept(control_variant.skipped.begin(), control_variant.skipped.end());
@@ -380,6 +413,12 @@ json report_json(const MutantsOptions& o, const std::vector<LabSummary>& labs) {
 
 }  // namespace
 
+std::vector<std::string> variant_names() {
+  std::vector<std::string> names;
+  for (const Variant& v : kVariants) names.push_back(v.name);
+  return names;
+}
+
 std::vector<KnownEquivalent> load_equivalents(const fs::path& file) {
   std::vector<KnownEquivalent> known;
   if (!fs::exists(file)) return known;
@@ -423,6 +462,7 @@ std::size_t run_mutants(const MutantsOptions& options, std::ostream& out) {
     out << "Metamorphic: every kernel graded again as each variant that changed it: " << differences
         << (differences == 1 ? " line differs" : " lines differ") << " from the grading as made\n";
     for (const Variant& v : kVariants) {
+      if (!o.variants.empty() && std::find(o.variants.begin(), o.variants.end(), v.name) == o.variants.end()) continue;
       std::size_t changed = 0, kernels = 0, places = 0, kept = 0;
       for (const LabSummary& s : labs)
         for (const json& r : s.rewrites)
