@@ -5,6 +5,7 @@
 #include "kit/errors.hpp"
 #include "kit/paths.hpp"
 #include "tools/mutants.hpp"
+#include "tools/variants.hpp"
 
 namespace grader::cli {
 namespace {

@@ -7,7 +7,6 @@
 #include <fstream>
 #include <map>
 #include <ostream>
-#include <set>
 
 #include "batch/batch.hpp"
 #include "core/files.hpp"
@@ -17,7 +16,7 @@
 #include "tools/line_differences.hpp"
 #include "tools/metamorphic.hpp"
 #include "tools/mutate.hpp"
-#include "tools/rewrites.hpp"
+#include "tools/variants.hpp"
 #include "spec/references.hpp"
 #include "export/reports.hpp"
 
@@ -253,97 +252,25 @@ void compare_gradings(LabSummary& s, const std::string& id, const std::string& v
   }
 }
 
-// A metamorphic variant of a kernel: the same program renamed, laid out afresh (metamorphic.hpp)
-// or rewritten another way with the same meaning (rewrites.hpp).
-struct Variant {
-  std::string name;
-  Rewritten (*make)(const std::string&);
-};
-Rewritten renamed(const std::string& source) { return {rename_locals(source), 1, {}}; }
-Rewritten relaid(const std::string& source) { return {relayout(source), 1, {}}; }
-// The kit's kernels brace no single-statement body; re-laid, every body is braced, and these go.
-Rewritten relaid_unbraced(const std::string& source) { return braces_removed(relayout(source)); }
-
-// Several variants one after the other, as one variant: what each did added up, what each kept
-// named with the variant.
-Rewritten composed(const std::string& source, const std::vector<std::pair<std::string, Rewritten (*)(const std::string&)>>& steps) {
-  Rewritten all{source, 0, {}};
-  for (const auto& [name, make] : steps) {
-    const Rewritten r = make(all.source);
-    all.source = r.source, all.applied += r.applied;
-    for (const std::string& why : r.skipped) all.skipped.push_back(name + ", " + why);
-  }
-  return all;
-}
-// Every rewrite in two kernels: renamed and rewritten one way, and rewritten the other way and re-laid.
-Rewritten rewritten(const std::string& source) {
-  return composed(source, {{"renamed", renamed},
-                           {"builtins-inlined", inline_builtins},
-                           {"for-as-while", for_as_while},
-                           {"index-int", index_type_int},
-                           {"times-two-as-shift", times_two_as_shift},
-                           {"global-fence-added", global_fence_added},
-                           {"braces-added", braces_added}});
-}
-Rewritten rewritten_relaid(const std::string& source) {
-  return composed(source, {{"builtins-hoisted", hoist_builtins},
-                           {"index-size_t", index_type_size_t},
-                           {"shift-as-times-two", shift_as_times_two},
-                           {"braces-removed", relaid_unbraced}});
-}
-
-const Variant kVariants[] = {{"renamed", renamed},
-                             {"relaid", relaid},
-                             {"builtins-inlined", inline_builtins},
-                             {"builtins-hoisted", hoist_builtins},
-                             {"for-as-while", for_as_while},
-                             {"index-int", index_type_int},
-                             {"index-uint", index_type_uint},
-                             {"index-size_t", index_type_size_t},
-                             {"times-two-as-shift", times_two_as_shift},
-                             {"shift-as-times-two", shift_as_times_two},
-                             {"global-fence-added", global_fence_added},
-                             {"braces-added", braces_added},
-                             {"braces-removed", relaid_unbraced},
-                             {"rewritten", rewritten},
-                             {"rewritten-relaid", rewritten_relaid}};
-
-// --metamorphic: what one rewrite did to one lab's kernels (the control and the mutants), for the
-// summary and mutants.json.
-json rewrite_record(const std::string& lab, const std::string& variant, std::size_t kernels, std::size_t changed, std::size_t places,
-                    const std::set<std::string>& kept) {
-  return {{"lab", lab}, {"variant", variant}, {"kernels", kernels}, {"rewritten", changed}, {"places", places},
-          {"kept", std::vector<std::string>(kept.begin(), kept.end())}};
-}
-
-// --metamorphic: the control and the mutants graded again as each variant, each under DIR/<variant>
-// (the control under DIR/control-<variant>), in batches of their own so that no result is shared
-// with the kernels as made; every grading is compared line by line with the one as made. A kernel
-// that a rewrite leaves as it is (nothing to rewrite, or every place kept) is not graded again;
-// the places a rewrite kept, and why, are printed and recorded.
+// --metamorphic: the control and the mutants graded again as each variant (variants.hpp) that
+// changes them, under DIR/<variant> (the control under DIR/control-<variant>), in batches of their
+// own so that no result is shared with the kernels as made; every grading is compared line by line
+// with the one as made. What each variant rewrote and kept is printed and recorded.
 void grade_variants(const MutantsOptions& o, const LabSpec& spec, const LabReference& reference, const std::string& source,
                     const LabResult& control, const Picked& picked, const std::map<std::string, fs::path>& report_of,
                     const fs::path& dir, LabSummary& s, std::ostream& out) {
-  for (const Variant& v : kVariants) {
+  for (const Variant& v : metamorphic_variants()) {
     if (!o.variants.empty() && std::find(o.variants.begin(), o.variants.end(), v.name) == o.variants.end()) continue;
     const Rewritten control_variant = v.make(source);
-    std::size_t changed = control_variant.source != source, places = control_variant.applied;
-    std::set<std::string> kept(control_variant.skipped.begin(), control_variant.skipped.end());
+    std::vector<VariantMade> made = {{"control", control_variant, control_variant.source != source}};
     Picked rewritten;
     for (const auto& [name, m] : picked) {
-      const Rewritten r = v.make(m->source);
-      places += r.applied;
-      for (const std::string& why : r.skipped) kept.insert(name.substr(0, 5) + ", " + why);
-      if (r.source == m->source) continue;
-      rewritten.push_back({name, m});
-      write_file_atomically(dir / v.name / "mutants" / name / spec.kernel_file, r.source);
-      ++changed;
+      Rewritten r = v.make(m->source);
+      const bool changed = r.source != m->source;
+      if (changed) rewritten.push_back({name, m}), write_file_atomically(dir / v.name / "mutants" / name / spec.kernel_file, r.source);
+      made.push_back({name.substr(0, 5), std::move(r), changed});
     }
-    s.rewrites.push_back(rewrite_record(s.lab, v.name, picked.size() + 1, changed, places, kept));
-    out << "== " << spec.lab << ": " << v.name << " rewrote " << changed << " of " << picked.size() + 1 << " kernels (" << places
-        << " places)" << (kept.empty() ? "" : "; kept as they were:") << "\n";
-    for (const std::string& why : kept) out << "     " << why << "\n";
-    out << std::flush;
+    s.rewrites.push_back(report_variant(s.lab, v.name, made, out));
     if (control_variant.source != source) {
       const LabResult variant_control = grade_solution(spec, reference, control_variant.source, dir / ("control-" + v.name), o);
       compare_gradings(s, "control", v.name, control, variant_control, out);
@@ -413,12 +340,6 @@ json report_json(const MutantsOptions& o, const std::vector<LabSummary>& labs) {
 
 }  // namespace
 
-std::vector<std::string> variant_names() {
-  std::vector<std::string> names;
-  for (const Variant& v : kVariants) names.push_back(v.name);
-  return names;
-}
-
 std::vector<KnownEquivalent> load_equivalents(const fs::path& file) {
   std::vector<KnownEquivalent> known;
   if (!fs::exists(file)) return known;
@@ -461,18 +382,10 @@ std::size_t run_mutants(const MutantsOptions& options, std::ostream& out) {
   if (o.metamorphic) {
     out << "Metamorphic: every kernel graded again as each variant that changed it: " << differences
         << (differences == 1 ? " line differs" : " lines differ") << " from the grading as made\n";
-    for (const Variant& v : kVariants) {
-      if (!o.variants.empty() && std::find(o.variants.begin(), o.variants.end(), v.name) == o.variants.end()) continue;
-      std::size_t changed = 0, kernels = 0, places = 0, kept = 0;
-      for (const LabSummary& s : labs)
-        for (const json& r : s.rewrites)
-          if (r["variant"] == v.name)
-            changed += r["rewritten"].get<std::size_t>(), kernels += r["kernels"].get<std::size_t>(),
-                places += r["places"].get<std::size_t>(), kept += r["kept"].size();
-      std::snprintf(line, sizeof line, "  %-20s rewrote %3zu of %3zu kernels (%zu places; %zu kept as they were)\n", v.name.c_str(),
-                    changed, kernels, places, kept);
-      out << line;
-    }
+    json rewrites = json::array();
+    for (const LabSummary& s : labs)
+      for (const json& r : s.rewrites) rewrites.push_back(r);
+    print_variant_table(rewrites, out);
     for (const LabSummary& s : labs)
       for (const auto& d : s.differences) print_difference(s.lab, d.id, d.variant, d.line, out);
   }

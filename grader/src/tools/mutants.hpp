@@ -22,12 +22,8 @@ struct MutantsOptions {
   std::size_t max_per_lab = 0;  // 0: every mutant
   std::string only_operator;    // "": every operator; else only mutants of this one (e.g. "uncoalesced")
   bool metamorphic = false;     // also grade each kernel renamed, re-laid and rewritten (tools/rewrites.hpp) and compare
-  std::vector<std::string> variants;  // with metamorphic: only these variants (variant_names()); empty: every one
+  std::vector<std::string> variants;  // with metamorphic: only these variants (tools/variants.hpp); empty: every one
 };
-
-// The names of the metamorphic variants, in the order they are graded: renamed, relaid, then the
-// rewrites of tools/rewrites.hpp (builtins-inlined, ..., braces-removed).
-std::vector<std::string> variant_names();
 
 // A mutant listed as equivalent: it computes what the solution computes, for the reason `why`.
 struct KnownEquivalent {
