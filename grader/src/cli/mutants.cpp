@@ -2,8 +2,10 @@
 #include <iostream>
 
 #include "cli/command.hpp"
+#include "kit/errors.hpp"
 #include "kit/paths.hpp"
 #include "tools/mutants.hpp"
+#include "tools/variants.hpp"
 
 namespace grader::cli {
 namespace {
@@ -21,7 +23,11 @@ class Mutants : public Command {
         ->check(CLI::IsMember({"relational", "arithmetic", "off-by-one", "barrier", "fence", "atomic", "swap-id", "constant", "uncoalesced"}));
     app_->add_flag("--no-races", no_races_, "Skip the memory-safety checks under Oclgrind (the algorithm checks still run)");
     app_->add_flag("--metamorphic", metamorphic_,
-                   "Also grade each mutant and the control renamed and re-laid; exit 1 when any line's points differ");
+                   "Also grade each mutant and the control renamed, re-laid and rewritten with the same meaning; exit 1 when any "
+                   "line differs");
+    app_->add_option("--variants", variants_, "With --metamorphic: only these variants, comma-separated (default: all)")
+        ->delimiter(',')
+        ->check(CLI::IsMember(variant_names()));
     run_as_.add_to(app_);
   }
 
@@ -39,6 +45,8 @@ class Mutants : public Command {
     o.max_per_lab = max_per_lab_;
     o.only_operator = operator_;
     o.metamorphic = metamorphic_;
+    o.variants = variants_;
+    if (!variants_.empty() && !metamorphic_) throw kit::Error("--variants chooses among the variants of --metamorphic: give both");
     const std::size_t differences = run_mutants(o, std::cout);
     return differences == 0 ? 0 : 1;
   }
@@ -52,6 +60,7 @@ class Mutants : public Command {
   std::string operator_;
   bool no_races_ = false;
   bool metamorphic_ = false;
+  std::vector<std::string> variants_;
 };
 
 }  // namespace

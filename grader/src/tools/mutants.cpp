@@ -16,6 +16,7 @@
 #include "tools/line_differences.hpp"
 #include "tools/metamorphic.hpp"
 #include "tools/mutate.hpp"
+#include "tools/variants.hpp"
 #include "spec/references.hpp"
 #include "export/reports.hpp"
 
@@ -30,6 +31,7 @@ struct LabSummary {
   double control = 0, full = 0, seconds = 0;
   json mutants = json::array();
   json metamorphic = json::array();  // --metamorphic: one record per kernel and variant
+  json rewrites = json::array();     // --metamorphic: one record per variant, what it rewrote
   struct Found {
     std::string id, variant;
     LineDifference line;
@@ -255,27 +257,33 @@ void compare_gradings(LabSummary& s, const std::string& id, const std::string& v
   }
 }
 
-// A metamorphic variant of a kernel: the same program, renamed or laid out afresh (metamorphic.hpp).
-struct Variant {
-  std::string name;
-  std::string (*make)(const std::string&);
-};
-const Variant kVariants[] = {{"renamed", rename_locals}, {"relaid", relayout}};
-
-// --metamorphic: the control and the mutants graded again as each variant, each under DIR/<variant>
-// (the control under DIR/control-<variant>), in batches of their own so that no result is shared
-// with the kernels as made; every grading is compared line by line with the one as made.
+// --metamorphic: the control and the mutants graded again as each variant (variants.hpp) that
+// changes them, under DIR/<variant> (the control under DIR/control-<variant>), in batches of their
+// own so that no result is shared with the kernels as made; every grading is compared line by line
+// with the one as made. What each variant rewrote and kept is printed and recorded.
 void grade_variants(const MutantsOptions& o, const LabSpec& spec, const LabReference& reference, const std::string& source,
                     const LabResult& control, const Picked& picked, const std::map<std::string, fs::path>& report_of,
                     const fs::path& dir, LabSummary& s, std::ostream& out) {
-  for (const Variant& v : kVariants) {
-    out << "== " << spec.lab << ": the control and the mutants again, " << v.name << "\n" << std::flush;
-    const LabResult variant_control = grade_solution(spec, reference, v.make(source), dir / ("control-" + v.name), o);
-    compare_gradings(s, "control", v.name, control, variant_control, out);
-    for (const auto& [name, m] : picked) write_file_atomically(dir / v.name / "mutants" / name / spec.kernel_file, v.make(m->source));
+  for (const Variant& v : metamorphic_variants()) {
+    if (!o.variants.empty() && std::find(o.variants.begin(), o.variants.end(), v.name) == o.variants.end()) continue;
+    const Rewritten control_variant = v.make(source);
+    std::vector<VariantMade> made = {{"control", control_variant, control_variant.source != source}};
+    Picked rewritten;
+    for (const auto& [name, m] : picked) {
+      Rewritten r = v.make(m->source);
+      const bool changed = r.source != m->source;
+      if (changed) rewritten.push_back({name, m}), write_file_atomically(dir / v.name / "mutants" / name / spec.kernel_file, r.source);
+      made.push_back({name.substr(0, 5), std::move(r), changed});
+    }
+    s.rewrites.push_back(report_variant(s.lab, v.name, made, out));
+    if (control_variant.source != source) {
+      const LabResult variant_control = grade_solution(spec, reference, control_variant.source, dir / ("control-" + v.name), o);
+      compare_gradings(s, "control", v.name, control, variant_control, out);
+    }
+    if (rewritten.empty()) continue;
     fs::create_directories(dir / v.name / "mutants");
-    const std::map<std::string, fs::path> variant_report_of = grade_mutants(o, spec, picked, dir / v.name, s.full, out);
-    for (const auto& [name, m] : picked)
+    const std::map<std::string, fs::path> variant_report_of = grade_mutants(o, spec, rewritten, dir / v.name, s.full, out);
+    for (const auto& [name, m] : rewritten)
       compare_gradings(s, name.substr(0, 5), v.name, read_lab_result(report_of.at(name)), read_lab_result(variant_report_of.at(name)), out);
   }
   out << "  metamorphic: " << s.metamorphic.size() << " gradings of variants compared line by line with the kernels as made, "
@@ -318,7 +326,7 @@ LabSummary mutate_lab(const MutantsOptions& o, LabSpec spec, std::ostream& out) 
 json report_json(const MutantsOptions& o, const std::vector<LabSummary>& labs) {
   json j = {{"safety", o.grading.safety()}, {"max_per_lab", o.max_per_lab ? json(o.max_per_lab) : json(nullptr)},
             {"labs", json::array()}, {"mutants", json::array()}};
-  if (o.metamorphic) j["metamorphic"] = json::array(), j["differences"] = json::array();
+  if (o.metamorphic) j["metamorphic"] = json::array(), j["differences"] = json::array(), j["rewrites"] = json::array();
   for (const LabSummary& s : labs) {
     j["labs"].push_back({{"lab", s.lab}, {"generated", s.generated}, {"made", s.made}, {"not_compiled", s.not_compiled},
                          {"killed", s.killed}, {"survived", s.survived}, {"equivalent", s.equivalent}, {"errors", s.errors},
@@ -329,6 +337,7 @@ json report_json(const MutantsOptions& o, const std::vector<LabSummary>& labs) {
     j["labs"].back()["metamorphic_gradings"] = s.metamorphic.size();
     j["labs"].back()["differences"] = s.differences.size();
     for (const json& m : s.metamorphic) j["metamorphic"].push_back(m);
+    for (const json& r : s.rewrites) j["rewrites"].push_back(r);
     for (const auto& d : s.differences) j["differences"].push_back(difference_json(s.lab, d.id, d.variant, d.line));
   }
   return j;
@@ -376,8 +385,12 @@ std::size_t run_mutants(const MutantsOptions& options, std::ostream& out) {
   std::size_t differences = 0;
   for (const LabSummary& s : labs) differences += s.differences.size();
   if (o.metamorphic) {
-    out << "Metamorphic: every kernel graded again renamed (rename_locals) and re-laid (relayout): " << differences
+    out << "Metamorphic: every kernel graded again as each variant that changed it: " << differences
         << (differences == 1 ? " line differs" : " lines differ") << " from the grading as made\n";
+    json rewrites = json::array();
+    for (const LabSummary& s : labs)
+      for (const json& r : s.rewrites) rewrites.push_back(r);
+    print_variant_table(rewrites, out);
     for (const LabSummary& s : labs)
       for (const auto& d : s.differences) print_difference(s.lab, d.id, d.variant, d.line, out);
   }

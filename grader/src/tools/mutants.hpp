@@ -21,7 +21,8 @@ struct MutantsOptions {
   int jobs = 1;
   std::size_t max_per_lab = 0;  // 0: every mutant
   std::string only_operator;    // "": every operator; else only mutants of this one (e.g. "uncoalesced")
-  bool metamorphic = false;     // also grade each kernel renamed and re-laid (tools/metamorphic.hpp) and compare
+  bool metamorphic = false;     // also grade each kernel renamed, re-laid and rewritten (tools/rewrites.hpp) and compare
+  std::vector<std::string> variants;  // with metamorphic: only these variants (tools/variants.hpp); empty: every one
 };
 
 // A mutant listed as equivalent: it computes what the solution computes, for the reason `why`.
