@@ -152,11 +152,13 @@ std::vector<QuotedLog> quoted_logs(const fs::path& readme, const std::string& sh
   static const std::regex log(R"(`(slides/data/logs/[^`\s]+)`)");
   for (std::size_t k = 0; k < all.size(); ++k) {
     if (all[k].info != "text" || (k > 0 && all[k - 1].info == "sh")) continue;
-    std::smatch m;
-    if (!std::regex_search(all[k].before, m, log))
+    // The log the prose names last before the block: the one nearest to it.
+    std::string named;
+    for (std::sregex_iterator it(all[k].before.begin(), all[k].before.end(), log), end; it != end; ++it) named = (*it)[1].str();
+    if (named.empty())
       throw std::runtime_error(all[k].where + ": a ```text block neither follows a ```sh block (the output of its last command) nor "
                                               "follows prose naming the log it quotes (`slides/data/logs/...`)");
-    out.push_back({all[k].where, m[1].str(), all[k].lines});
+    out.push_back({all[k].where, named, all[k].lines});
   }
   return out;
 }

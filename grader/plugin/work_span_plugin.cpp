@@ -30,6 +30,7 @@
 #include <vector>
 
 #include "access_trace.hpp"
+#include "division_check.hpp"
 #include "oclgrind_reach.hpp"
 #include "draw_trace.hpp"
 
@@ -138,7 +139,7 @@ class WorkSpan : public oclgrind::Plugin {
     groups_.str("");
     first_group_ = true;
     shapes_.clear();  // a freed program's instructions may share addresses with this one's
-    reported_divisions_.clear();
+    divisions_.launch_begin();
     lines_.clear();
     draw_.launch_begin();
     const oclgrind::Kernel* kernel = invocation->getKernel();
@@ -201,7 +202,7 @@ class WorkSpan : public oclgrind::Plugin {
   void instructionExecuted(const oclgrind::WorkItem* item, const llvm::Instruction* instruction,
                            const oclgrind::TypedValue&) override {
     const Shape& shape = shape_of(instruction);
-    if (shape.divides) check_division(item, instruction);
+    if (shape.divides) divisions_.check(m_context, item, instruction);
     if (divisions_only_) return;
     ItemState& s = state(item);
     // SSA names are per function: a name is kept with the call depth it was made at.
@@ -334,32 +335,6 @@ class WorkSpan : public oclgrind::Plugin {
     draw_.other(i, phase, at_depth(shape.result, depth), names, shape.kind == Shape::Combine, a);
   }
 
-  // Oclgrind computes an integer division or remainder by zero as 0 and reports nothing, though
-  // OpenCL C leaves it undefined (a device may trap, or give anything): reported here in
-  // Oclgrind's own format, so the grader reads it as any other finding. The divisor is the
-  // instruction's second operand, read from the operand list LLVM places just before a binary
-  // operator (its Use records, each naming the instruction as its user: checked before use).
-  void check_division(const oclgrind::WorkItem* item, const llvm::Instruction* instruction) {
-    struct Use {
-      const llvm::Value* value;
-      const void* next;
-      const void* previous;
-      const void* user;
-    };
-    const Use* operands = reinterpret_cast<const Use*>(instruction) - 2;
-    if (operands[0].user != static_cast<const void*>(instruction) || operands[1].user != static_cast<const void*>(instruction)) return;
-    const oclgrind::TypedValue divisor = item->getOperand(operands[1].value);
-    bool zero = false;
-    for (unsigned i = 0; i < divisor.num && !zero; ++i) zero = divisor.getUInt(i) == 0;
-    if (!zero || !reported_divisions_.insert(instruction).second) return;
-    oclgrind::Context::Message message(oclgrind::ERROR, m_context);
-    message << "Integer division by zero (undefined in OpenCL C; Oclgrind computes it as 0)" << std::endl
-            << message.INDENT << "Kernel: " << message.CURRENT_KERNEL << std::endl
-            << "Entity: " << message.CURRENT_ENTITY << std::endl
-            << message.CURRENT_LOCATION << std::endl;
-    message.send();
-  }
-
   std::size_t linear(const oclgrind::WorkItem* item) const {
     const oclgrind::Size3 l = item->getLocalID();
     return l.x + local_.x * (l.y + local_.y * l.z);
@@ -382,7 +357,7 @@ class WorkSpan : public oclgrind::Plugin {
   }
 
   bool divisions_only_ = false;  // KIT_DIVISIONS_ONLY: only the division check (a witness run's)
-  std::unordered_set<const llvm::Instruction*> reported_divisions_;  // one report per instruction and launch
+  kit_oclgrind::DivisionCheck divisions_;
   std::string log_path_, kernel_;
   oclgrind::Size3 global_, local_;
   std::ostringstream groups_;

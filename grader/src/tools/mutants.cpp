@@ -68,10 +68,8 @@ enum class MutantVerdict {
   Error,        // "error": lost points only where the grader itself failed; not counted
 };
 
-constexpr Word<MutantVerdict> kMutantVerdictWords[] = {{MutantVerdict::NotCompiled, "not-compiled"},
-                                                       {MutantVerdict::Killed, "killed"},
-                                                       {MutantVerdict::Survived, "survived"},
-                                                       {MutantVerdict::Equivalent, "equivalent"},
+constexpr Word<MutantVerdict> kMutantVerdictWords[] = {{MutantVerdict::NotCompiled, "not-compiled"}, {MutantVerdict::Killed, "killed"},
+                                                       {MutantVerdict::Survived, "survived"}, {MutantVerdict::Equivalent, "equivalent"},
                                                        {MutantVerdict::Error, "error"}};
 static_assert(one_word_each(kMutantVerdictWords, MutantVerdict::Error));
 
@@ -161,12 +159,8 @@ std::map<std::string, fs::path> grade_mutants(const MutantsOptions& o, const Lab
     for (const auto& [name, m] : picked) {
       const fs::path report = dir / "screened" / name / "report.json";
       const LabResult screened = lab_result_from_json(json::parse(read_file(report)).at("labs").at(0));
-      const MutantVerdict verdict = classify(screened, full);
-      // A case the witness found right under Oclgrind (device-disagrees) settles nothing: the
-      // screening stopped there, so the mutant is graded again whole, as a student would be.
-      const bool witnessed = std::any_of(screened.cases.begin(), screened.cases.end(),
-                                         [](const CaseResult& c) { return c.status == CaseStatus::DeviceDisagrees; });
-      if ((verdict == MutantVerdict::Killed || verdict == MutantVerdict::NotCompiled) && !witnessed) report_of[name] = report;
+      const MutantVerdict verdict = classify(screened, full);  // one with a device-disagrees line is graded again whole
+      if ((verdict == MutantVerdict::Killed || verdict == MutantVerdict::NotCompiled) && !device_disagrees_count(screened)) report_of[name] = report;
       else full_grading.push_back(name);
     }
     out << "== " << spec.lab << ": " << report_of.size() << " settled by the cases alone; " << full_grading.size()
