@@ -14,7 +14,7 @@ namespace {
 // passed and that count, among the cases whose fields match `unit` (all of them when it is empty).
 struct Correctness {
   double earned = 0, possible = 0;
-  std::size_t passed = 0, cases = 0;
+  std::size_t passed = 0, cases = 0, device = 0;  // device: passed on the witness (device-disagrees)
 };
 
 Correctness correctness(const LabSpec& spec, const LabResult& r, const json& unit) {
@@ -27,7 +27,8 @@ Correctness correctness(const LabSpec& spec, const LabResult& r, const json& uni
       in_unit = in_unit && spec_case->params.contains(key) && spec_case->params.at(key) == value;
     if (!in_unit) continue;
     sum.earned += c.points, sum.possible += c.max_points;
-    sum.passed += c.status == CaseStatus::Passed, ++sum.cases;
+    sum.passed += c.status == CaseStatus::Passed || c.status == CaseStatus::DeviceDisagrees, ++sum.cases;
+    sum.device += c.status == CaseStatus::DeviceDisagrees;
   }
   return sum;
 }
@@ -57,7 +58,8 @@ void apply_points_policy(const LabSpec& spec, LabResult& r) {
     const std::string why = "earns " + format_points(c.points) + " of its " + format_points(before) +
                             " points: these points follow the case points the kernel earned: " + format_points(k.earned) + " of " +
                             format_points(k.possible) + " (" + std::to_string(k.passed) + " of " + std::to_string(k.cases) +
-                            " cases pass" + (unit.empty() ? "" : " in " + unit_words(unit)) + ")";
+                            " cases pass" + (unit.empty() ? "" : " in " + unit_words(unit)) +
+                            (k.device ? ", " + std::to_string(k.device) + " of them as device-disagrees" : "") + ")";
     if (c.status == CaseStatus::Passed) {  // the check passed, the points did not all follow: never shown as passed
       c.status = CaseStatus::Scaled;
       const std::string found = !c.message.empty() ? c.message : c.kind == CaseKind::Safety ? "Oclgrind found nothing of this kind" : "";

@@ -149,10 +149,11 @@ std::map<std::string, fs::path> grade_mutants(const MutantsOptions& o, const Lab
   // With the safety checks, the cases come first, without Oclgrind, each mutant up to its first
   // case that loses points: such a mutant loses them in the full grading too (same cases, same
   // references), so it is killed, and only the others are graded again with the whole spec. Same
-  // counts, a fraction of the time.
+  // counts, a fraction of the time. With --metamorphic every mutant is graded whole, so that a
+  // variant and the kernel as made are compared on every line.
   std::map<std::string, fs::path> report_of;  // mutant folder -> the report that decides it
   std::vector<std::string> full_grading;
-  if (o.grading.safety()) {
+  if (o.grading.safety() && !o.metamorphic) {
     LabSpec cases_only = spec;
     cases_only.algorithm.reset();
     grade_class(mutant_batch(o, dir / "mutants", dir / "screened", cases_only, Screening::StopAtFirstLoss), out);
@@ -171,7 +172,7 @@ std::map<std::string, fs::path> grade_mutants(const MutantsOptions& o, const Lab
       grade_class(mutant_batch(o, dir / "full", dir / "graded", spec, Screening::Whole), out);
     for (const std::string& name : full_grading) fs::rename(dir / "full" / name, dir / "mutants" / name);
   } else {
-    grade_class(mutant_batch(o, dir / "mutants", dir / "graded", spec, Screening::StopAtFirstLoss), out);
+    grade_class(mutant_batch(o, dir / "mutants", dir / "graded", spec, o.metamorphic ? Screening::Whole : Screening::StopAtFirstLoss), out);
   }
   for (const auto& [name, m] : picked)
     if (!report_of.count(name)) report_of[name] = dir / "graded" / name / "report.json";
