@@ -1,6 +1,7 @@
 #include "support.hpp"
 
 #include "kit/paths.hpp"
+#include "kit/program.hpp"
 
 #include <sys/wait.h>
 
@@ -100,6 +101,17 @@ std::string lab01_with_late_penalty(const std::filesystem::path& dir, double per
   spec.insert(open + 1, "\n  \"late_penalty_per_day\": " + std::to_string(per_day) + ",");
   write(dir / "specs" / "01-array-mult.json", spec);
   return " --specs " + (dir / "specs").string() + " --references " + (kit::root() / "grader" / "reference").string();
+}
+
+std::string build_error(const std::string& source, const std::string& options) {
+  TempDir dir;
+  write(dir / "k.cl", source);
+  try {
+    kit::build_program(runtime().context, runtime().device, dir / "k.cl", options);
+    return "";
+  } catch (const std::exception& e) {
+    return std::string(e.what()).empty() ? "failed" : e.what();
+  }
 }
 
 }  // namespace test

@@ -9,6 +9,8 @@ namespace test {
 
 // The default device (PoCL's CPU device), opened once for the whole test run.
 const kit::Runtime& runtime();
+// Builds `source` on PoCL (runtime()) with `options`; "" when it built, else the error.
+std::string build_error(const std::string& source, const std::string& options);
 
 std::filesystem::path data(const std::string& name);  // tests/data/<name>
 

@@ -21,17 +21,6 @@ namespace fs = std::filesystem;
 
 namespace {
 
-// Builds `source` on PoCL with `options`; "" when it built, else the error.
-std::string build_error(const std::string& source, const std::string& options) {
-  test::TempDir dir;
-  test::write(dir / "k.cl", source);
-  try {
-    kit::build_program(test::runtime().context, test::runtime().device, dir / "k.cl", options);
-    return "";
-  } catch (const std::exception& e) {
-    return std::string(e.what()).empty() ? "failed" : e.what();
-  }
-}
 
 // The words of `source` outside comments, string literals and preprocessor lines, in order.
 std::vector<std::string> code_words(const std::string& source) {
@@ -108,8 +97,8 @@ kernel void k(global float *v6_, local float *tmp, const int v7_)
 }
 )";
   CHECK(grader::rename_locals(kRenameKernel) == expected);
-  CHECK(build_error(kRenameKernel, "-D WG_SIZE=64") == "");
-  CHECK(build_error(expected, "-D WG_SIZE=64") == "");
+  CHECK(test::build_error(kRenameKernel, "-D WG_SIZE=64") == "");
+  CHECK(test::build_error(expected, "-D WG_SIZE=64") == "");
 }
 
 TEST_CASE("rename_locals: an anonymous union's variables, pointer declarators after a comma, a cast and a #define's own parameter") {
@@ -146,7 +135,7 @@ kernel void k(global const int *v7_, global float *v8_)
 }
 )";
   CHECK(grader::rename_locals(kernel) == expected);
-  CHECK(build_error(expected, "") == "");
+  CHECK(test::build_error(expected, "") == "");
 }
 
 TEST_CASE("relayout: comments go, braces go on lines of their own and around single-statement bodies, directives stay whole lines") {
@@ -213,8 +202,8 @@ kernel void k(global float *out, const int n)
 )";
   CHECK(grader::relayout(kernel) == expected);
   for (const std::string options : {"", "-D TWICE"}) {
-    CHECK(build_error(kernel, options) == "");
-    CHECK(build_error(expected, options) == "");
+    CHECK(test::build_error(kernel, options) == "");
+    CHECK(test::build_error(expected, options) == "");
   }
   // A body with a directive inside keeps its layout's meaning: no brace is added around it.
   const std::string split = "kernel void k(global int *o)\n{\n    if (o[0] > 0)\n#ifdef A\n        o[0] = 1;\n#else\n        o[0] = 2;\n#endif\n}\n";
@@ -251,13 +240,13 @@ TEST_CASE("metamorphic: every solution and starter, renamed and re-laid, builds 
     CHECK(unbraced(code_words(source)) == unbraced(code_words(relaid)));
     for (const std::string& o : options.count(name) ? options.at(name) : std::vector<std::string>{""}) {
       CAPTURE(o);
-      if (!build_error(source, o).empty()) {  // a starter that does not build as handed out: nothing to keep
+      if (!test::build_error(source, o).empty()) {  // a starter that does not build as handed out: nothing to keep
         CHECK(file.string().find("/solutions/") == std::string::npos);
         continue;
       }
-      CHECK_MESSAGE(build_error(renamed, o) == "", renamed);
-      CHECK_MESSAGE(build_error(relaid, o) == "", relaid);
-      CHECK_MESSAGE(build_error(grader::relayout(renamed), o) == "", "renamed, then re-laid");
+      CHECK_MESSAGE(test::build_error(renamed, o) == "", renamed);
+      CHECK_MESSAGE(test::build_error(relaid, o) == "", relaid);
+      CHECK_MESSAGE(test::build_error(grader::relayout(renamed), o) == "", "renamed, then re-laid");
       built += file.string().find("/solutions/") != std::string::npos;
     }
   }

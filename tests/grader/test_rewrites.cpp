@@ -14,18 +14,6 @@ namespace fs = std::filesystem;
 
 namespace {
 
-// Builds `source` on PoCL with `options`; "" when it built, else the error.
-std::string build_failure(const std::string& source, const std::string& options) {
-  test::TempDir dir;
-  test::write(dir / "k.cl", source);
-  try {
-    kit::build_program(test::runtime().context, test::runtime().device, dir / "k.cl", options);
-    return "";
-  } catch (const std::exception& e) {
-    return std::string(e.what()).empty() ? "failed" : e.what();
-  }
-}
-
 // Whether one of `skipped` contains `part`.
 bool said(const grader::Rewritten& r, const std::string& part) {
   for (const std::string& s : r.skipped)
@@ -45,7 +33,7 @@ TEST_CASE("inline_builtins: a variable that only holds a built-in is replaced by
         "kernel void k(global int *o)\n{\n    \n    \n    int t = get_local_id(0);\n"
         "    for (uint s = 1; s < ((uint)get_local_size(0)); s *= 2) o[get_global_id(0)] += s;\n    t += 1;\n    o[t] = 0;\n}\n");
   CHECK(said(r, "line 5: t kept: it is assigned again"));
-  CHECK(build_failure(r.source, "") == "");
+  CHECK(test::build_error(r.source, "") == "");
 }
 
 TEST_CASE("hoist_builtins: each built-in called inline is read once at the top of its function") {
@@ -55,7 +43,7 @@ TEST_CASE("hoist_builtins: each built-in called inline is read once at the top o
   CHECK(r.source ==
         "kernel void k(global int *o)\n{\n    size_t hoisted_group_id_0 = get_group_id(0);\n    int t = get_local_id(0);\n"
         "    if (t == 0) o[hoisted_group_id_0] = hoisted_group_id_0;\n}\n");
-  CHECK(build_failure(r.source, "") == "");
+  CHECK(test::build_error(r.source, "") == "");
 }
 
 TEST_CASE("for_as_while: the step runs after the body and before each continue of that loop, not of a loop inside it") {
@@ -67,7 +55,7 @@ TEST_CASE("for_as_while: the step runs after the body and before each continue o
   CHECK(r.source ==
         "kernel void k(global int *o)\n{\n    { int i = 0; while (i < 8) {\n        if (o[i] < 0) { ++i; continue; }\n"
         "        { int j = 0; while (j < 2) { if (j) { j++; continue; } o[i] += j; j++; } }\n    ++i; } }\n    { while (1) { break; } }\n}\n");
-  CHECK(build_failure(r.source, "") == "");
+  CHECK(test::build_error(r.source, "") == "");
 }
 
 TEST_CASE("index_type: index variables change type only where no subtraction, signed comparison, printf or built-in argument could tell") {
@@ -127,7 +115,7 @@ TEST_CASE("global_fence_added, braces_added and braces_removed") {
   CHECK(removed.source.find("if (o[0])  o[1] = 1; \n") != std::string::npos);
   CHECK(said(removed, "line 4: if body kept braced: the else after it would go to the if inside"));
   CHECK(said(removed, "line 8: if body kept braced: its one statement is a declaration"));
-  for (const std::string& s : {fence.source, added.source, removed.source}) CHECK(build_failure(s, "") == "");
+  for (const std::string& s : {fence.source, added.source, removed.source}) CHECK(test::build_error(s, "") == "");
 }
 
 TEST_CASE("rewrites: every solution, rewritten each way, builds on PoCL with the options its lab's host uses") {
@@ -152,7 +140,7 @@ TEST_CASE("rewrites: every solution, rewritten each way, builds on PoCL with the
         CHECK((r.source != source) == (r.applied > 0));
         if (r.source == source) continue;
         ++changed[rewrite];
-        CHECK_MESSAGE(build_failure(r.source, o) == "", r.source);
+        CHECK_MESSAGE(test::build_error(r.source, o) == "", r.source);
       }
     }
   for (const auto& [rewrite, make] : rewrites) {
