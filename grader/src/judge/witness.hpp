@@ -17,8 +17,9 @@
 //    kernel function was witnessed with every check;
 //  - no fence check of the result is wrong (a race or an invalid access is looked for in each
 //    witness run itself, on the very case; a fault in another kernel function blocks nothing);
-//  - cases of one kernel function are witnessed smallest first, and the first that is not right
-//    under Oclgrind ends the witness for that function: the kernel is wrong there too.
+//  - cases of one kernel function are witnessed smallest first; a case wrong under Oclgrind too
+//    stays wrong, and the later ones are still witnessed (a kernel can be wrong on some cases and
+//    computed wrong by the device on others).
 // The runs of one lab result share a time budget (kWitnessBudgetSeconds); a case left without a
 // witness keeps its status, and its message says why.
 #include <filesystem>
