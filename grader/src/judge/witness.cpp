@@ -10,6 +10,7 @@
 #include "kit/witness.hpp"
 #include "isolation/case_runs.hpp"
 #include "judge/evidence.hpp"
+#include "oclgrind/algorithm.hpp"
 #include "oclgrind/checks.hpp"
 #include "oclgrind/oclgrind.hpp"
 #include "oclgrind/ticket_fences.hpp"
@@ -24,11 +25,12 @@ bool failed(const CaseResult& c) {
 // Why no case of this result can be witnessed: a fence check is wrong (Oclgrind's one-group-after-
 // another schedule hides a missing fence); empty when none. A race or an invalid access is
 // looked for in each witness run itself, on the very case.
-std::string refused_for(const LabResult& r) {
-  for (const CaseResult& c : r.cases) {
-    if (c.kind == CaseKind::Algorithm && c.status == CaseStatus::Wrong && c.name.find("fences") != std::string::npos)
-      return "its fence check is wrong (" + c.name + ")";
-  }
+std::string refused_for(const LabSpec& spec, const LabResult& r) {
+  if (!spec.algorithm) return "";
+  for (const AlgorithmCheck& k : spec.algorithm->checks)
+    for (const CaseResult& c : r.cases)
+      if (k.fences && c.kind == CaseKind::Algorithm && c.name == algorithm_name(k) && c.status == CaseStatus::Wrong)
+        return "its fence check is wrong (" + c.name + ")";
   return "";
 }
 
@@ -73,7 +75,7 @@ void witness_failed_cases(const LabSpec& spec, const LabReference& reference, co
   if (std::none_of(r.cases.begin(), r.cases.end(), failed) || find_oclgrind().empty()) return;
   const std::chrono::steady_clock::time_point start = std::chrono::steady_clock::now();
   const auto spent = [&] { return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(); };
-  const std::string refused = refused_for(r);
+  const std::string refused = refused_for(spec, r);
   const LabDriver& driver = lab_driver(spec.lab);
   const double share = device_disagrees_share(spec, s);
   const std::string rewrite = kit::known_device_fault_rewrite(source, r.device);
