@@ -14,10 +14,13 @@ float openmp_dot(const float* a, const float* b, std::size_t n) {
 }
 
 void prefer_passive_openmp(char** argv) {
-  if (std::getenv("OMP_WAIT_POLICY")) return;  // chosen by the user, or already restarted
-  setenv("OMP_WAIT_POLICY", "passive", 1);
-  execv("/proc/self/exe", argv);  // libgomp reads the variable when it loads: start again
-  // execv returned: carry on with the default policy
+  bool changed = false;  // each variable is set only where unset: the user's choice, or a restart's, stands
+  if (!std::getenv("OMP_WAIT_POLICY")) changed = setenv("OMP_WAIT_POLICY", "passive", 1) == 0;
+  const char* pocl_threads = std::getenv("POCL_MAX_PTHREAD_COUNT");
+  if (pocl_threads && *pocl_threads && !std::getenv("OMP_NUM_THREADS"))
+    changed = setenv("OMP_NUM_THREADS", pocl_threads, 1) == 0 || changed;
+  if (changed) execv("/proc/self/exe", argv);  // libgomp reads the variables when it loads: start again
+  // execv returned: carry on with the defaults
 }
 
 }  // namespace kit

@@ -33,9 +33,19 @@ void add_kernel_options(CLI::App& app, KernelChoice& choice, const std::string& 
   // The student release has no solutions/: it offers no option that would fail for want of one.
   // Nor does a kit this user cannot read (the grader's children run as nobody, and a kit cloned into
   // root's 0700 home is closed to them): they are given their kernel with -k.
+  add_full_kit_flag(app, "--solution", choice.solution, "Use the finished kernel file from solutions/",
+                    "give a kernel file with --kernel, or leave it out for this lab's " + file_name);
+}
+
+void add_full_kit_flag(CLI::App& app, const std::string& name, bool& flag, const std::string& description, const std::string& instead) {
   std::error_code unreadable;
-  if (std::filesystem::is_directory(root() / "solutions", unreadable))
-    app.add_flag("--solution", choice.solution, "Use the finished kernel file from solutions/");
+  if (std::filesystem::is_directory(root() / "solutions", unreadable)) {
+    app.add_flag(name, flag, description);
+    return;
+  }
+  app.add_flag_callback(name, [name, instead] {
+       throw Error(name + " is only in the full kit (this student release has no solutions/ folder); " + instead);
+     })->group("");  // not in --help
 }
 
 std::filesystem::path chosen_kernel(const KernelChoice& choice, const std::string& lab, const std::string& file_name) {

@@ -216,6 +216,15 @@ std::string Runtime::summary() const {
   return out.str();
 }
 
+std::string parallel_units_words(bool pocl, unsigned count) {
+  return std::to_string(count) + (pocl ? " PoCL thread" : " compute unit") + (count == 1 ? "" : "s");
+}
+
+std::string Runtime::parallel_units(int pocl_threads) const {
+  const bool pocl = is_pocl(platform.getInfo<CL_PLATFORM_NAME>());
+  return parallel_units_words(pocl, pocl && pocl_threads > 0 ? unsigned(pocl_threads) : device.getInfo<CL_DEVICE_MAX_COMPUTE_UNITS>());
+}
+
 void check_float_array(const cl::Device& device, std::size_t count) {
   const std::size_t bytes = count * sizeof(float);
   const cl_ulong max_alloc = device.getInfo<CL_DEVICE_MAX_MEM_ALLOC_SIZE>();

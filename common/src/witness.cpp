@@ -84,8 +84,20 @@ std::string known_device_fault_rewrite(const std::string& source, const std::str
   return notes.empty() ? "" : notes.front();
 }
 
-int witness_failed_check(int argc, char** argv, const std::vector<WitnessCap>& caps, const std::string& kernel_file,
-                         const std::string& device, int status) {
+std::string witness_oclgrind_checks(const WitnessPlan& plan) {
+  std::string checks;
+  for (const char* check : {"--data-races", "--uniform-writes", "--uninitialized"}) {
+    bool blind = false;
+    for (const WitnessBlindSpot& b : plan.blind) blind = blind || b.check == check;
+    if (!blind) checks += std::string(checks.empty() ? "" : " ") + check;
+  }
+  return checks + " --build-options -O0";
+}
+
+int witness_failed_check(int argc, char** argv, const WitnessPlan& plan, const std::vector<std::size_t>& values,
+                         const std::string& kernel_file, const std::string& device, int status) {
+  if (values.size() != plan.sizes.size())
+    throw Error("witness: " + std::to_string(values.size()) + " values for the plan's " + std::to_string(plan.sizes.size()) + " size options");
   const char* preload = std::getenv("LD_PRELOAD");
   if (std::getenv("KIT_WITNESS_RUN") || (preload && std::string(preload).find("oclgrind") != std::string::npos)) return status;
   const std::string oclgrind = oclgrind_path();
@@ -94,8 +106,9 @@ int witness_failed_check(int argc, char** argv, const std::vector<WitnessCap>& c
   std::vector<std::pair<std::string, std::string>> drop = {{"-p", "--platform"}, {"-d", "--device"}, {"", "--warmup"}, {"", "--repeats"}};
   std::string capped;  // the caps applied, in words
   std::vector<std::string> added = {"--warmup", "0", "--repeats", "1"};
-  for (const WitnessCap& c : caps) {
-    if (c.value <= c.at_most) continue;
+  for (std::size_t k = 0; k < plan.sizes.size(); ++k) {
+    const WitnessSize& c = plan.sizes[k];
+    if (values[k] <= c.at_most) continue;
     drop.push_back({c.short_name, c.long_name});
     added.insert(added.end(), {c.long_name, std::to_string(c.at_most)});
     capped += (capped.empty() ? "" : ", ") + c.long_name + " " + std::to_string(c.at_most);
@@ -106,7 +119,7 @@ int witness_failed_check(int argc, char** argv, const std::vector<WitnessCap>& c
   std::vector<std::string> on_device = without(argc, argv, std::vector<std::pair<std::string, std::string>>(drop.begin() + 2, drop.end()));
   on_device.insert(on_device.end(), added.begin(), added.end());
 
-  std::string checks = "--data-races --uniform-writes --uninitialized --build-options -O0 --max-wgsize 4096";
+  std::string checks = witness_oclgrind_checks(plan) + " --max-wgsize 4096";
   // The kit's plugin beside the program reports an integer division by zero, which Oclgrind
   // itself computes as 0 in silence.
   std::error_code no_exe;
@@ -119,7 +132,14 @@ int witness_failed_check(int argc, char** argv, const std::vector<WitnessCap>& c
   const std::filesystem::path folder = made, log = folder / "oclgrind.log", out = folder / "output.txt";
   std::string command = "KIT_WITNESS_RUN=1 " + plugin_env + "timeout 300 " + quoted(oclgrind) + " " + checks + " --log " + quoted(log.string()) + " " +
                         quoted(argv[0]);
-  std::string shown = "oclgrind --data-races --uniform-writes --uninitialized --build-options -O0 " + quoted(argv[0]);
+  std::string shown = "oclgrind " + witness_oclgrind_checks(plan) + " " + quoted(argv[0]);
+  std::string blind;  // what Oclgrind cannot see in this lab, said after every outcome
+  bool clears = true;  // whether a right result with no finding under Oclgrind clears the kernel
+  for (const WitnessBlindSpot& b : plan.blind) {
+    if (b.check.empty()) clears = false, blind += "  Oclgrind cannot tell in this lab: " + b.why + ".\n";
+    else blind += "  (" + b.check.substr(2) + " values are not checked here: " + b.why + ")\n";
+  }
+  const auto say_blind = [&] { std::printf("%s", blind.c_str()); };
   for (const std::string& a : args) command += " " + quoted(a), shown += " " + quoted(a);
   command += " > " + quoted(out.string()) + " 2>&1";
   std::printf("Witness: running the same check under Oclgrind, an independent OpenCL implementation%s ...\n",
@@ -135,6 +155,7 @@ int witness_failed_check(int argc, char** argv, const std::vector<WitnessCap>& c
   const bool clean = findings.find_first_not_of(" \n\t") == std::string::npos;
   if (code == 124) {
     std::printf("  it ran past 300 s under Oclgrind, so it shows nothing; to run it yourself:\n  %s\n", shown.c_str());
+    say_blind();
     return status;
   }
   if (code != 0 || !clean) {
@@ -146,6 +167,7 @@ int witness_failed_check(int argc, char** argv, const std::vector<WitnessCap>& c
     else std::printf("  under Oclgrind the result is right, but Oclgrind found a fault in the kernel:\n");
     if (!clean) std::printf("  Oclgrind found:\n%s", first_lines(findings, 8).c_str());
     std::printf("  so the kernel is at fault, not the device. To run it yourself:\n  %s\n", shown.c_str());
+    say_blind();
     return status;
   }
   std::string source;
@@ -164,15 +186,25 @@ int witness_failed_check(int argc, char** argv, const std::vector<WitnessCap>& c
                   "kernel goes wrong on the device only at your size, which Oclgrind cannot run in seconds. `grader check` runs "
                   "each failing case itself under Oclgrind and says whether the device or the kernel is at fault.\n");
       if (!rewrite.empty()) std::printf("  hint: %s.\n", rewrite.c_str());
+      say_blind();
       return status;
     }
   }
   if (!capped.empty()) std::printf("  the device gets the smaller check wrong too.\n");
+  if (!clears) {
+    std::printf("  under Oclgrind the %s check computed the right result and Oclgrind found nothing, which does not clear the "
+                "kernel here.\n", capped.empty() ? "same" : "smaller");
+    if (!rewrite.empty()) std::printf("  hint: %s.\n", rewrite.c_str());
+    say_blind();
+    return status;
+  }
+  const bool uninitialized = witness_oclgrind_checks(plan).find("--uninitialized") != std::string::npos;
   std::printf("DEVICE: the check fails on the device, but under Oclgrind the %s check computed the right result and Oclgrind "
-              "found no invalid access, data race, barrier divergence or uninitialized value: the device got it wrong, not your "
+              "found no invalid access, data race, barrier divergence%s: the device got it wrong, not your "
               "kernel (the grader gives such a case its points, as device-disagrees).\n",
-              capped.empty() ? "same" : "smaller");
+              capped.empty() ? "same" : "smaller", uninitialized ? " or uninitialized value" : "");
   if (!rewrite.empty()) std::printf("  hint: %s.\n", rewrite.c_str());
+  say_blind();
   return 0;
 }
 

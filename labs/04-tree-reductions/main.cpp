@@ -69,7 +69,7 @@ int main(int argc, char** argv) {
     }
     std::printf("\n(speedup: against the first rung in this table; GB/s counts the N ints read by launch 1)\n");
     for (const std::string& p : problems) std::printf("CHECK FAILED %s\n", p.c_str());
-    if (status) return kit::witness_failed_check(argc, argv, {{"-n", "--elements", c.elements, 65536}}, file.string(), rt.summary(), status);
+    if (status) return kit::witness_failed_check(argc, argv, kit::kElementsWitness, {c.elements}, file.string(), rt.summary(), status);
     return status;
   });
 }

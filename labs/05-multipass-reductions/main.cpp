@@ -71,7 +71,7 @@ int main(int argc, char** argv) {
       }
     }
     for (const std::string& p : problems) std::printf("CHECK FAILED: %s\n", p.c_str());
-    if (status) return kit::witness_failed_check(argc, argv, {{"-n", "--elements", c.elements, 65536}}, file.string(), rt.summary(), status);
+    if (status) return kit::witness_failed_check(argc, argv, kit::kElementsWitness, {c.elements}, file.string(), rt.summary(), status);
     return status;
   });
 }

@@ -79,3 +79,27 @@ TEST_CASE("the starter compiles and every method fails") {
   CHECK_THROWS_WITH_AS(lab05::validate({10, 64, kit::DataKind::Reals, 1, lab05::Op::Sum, "quick"}),
                        doctest::Contains("method 'quick' is not one of: pairwise, window8, strided, pingpong"), kit::Error);
 }
+
+// The README's strided check must be able to show the mistake it is there for: a tree without its
+// barrier. PoCL runs a few work-items of a group in step, so in a group of 2 or 4 such a tree still
+// computes the right result; the README's local size must be large enough that it does not.
+TEST_CASE("the README's strided check fails a tree without its barrier and passes the solution") {
+  const std::string readme = test::read(kit::root() / "labs" / lab05::kLab / "README.md");
+  const std::size_t at = readme.find("build/bin/05-multipass-reductions --check --op max --method strided");
+  REQUIRE(at != std::string::npos);
+  std::string args = readme.substr(at, readme.find('#', at) - at);
+  args = args.substr(args.find(' ') + 1);
+  CAPTURE(args);
+  const std::string solution = test::read(kit::lab_file(lab05::kLab, lab05::kKernelFile, true));
+  test::TempDir dir;
+  test::write(dir / "no_barrier.cl",
+              test::replace_once(solution, "        barrier(CLK_LOCAL_MEM_FENCE);                    // this level is done before the next\n",
+                                 ""));
+  // KIT_WITNESS_RUN: the program's own check only (no Oclgrind run after a failure).
+  const auto missing = test::run_command("KIT_WITNESS_RUN=1 '" + std::string(KIT_BIN_DIR) + "/05-multipass-reductions' " + args +
+                                         " --kernel '" + (dir / "no_barrier.cl").string() + "'");
+  CHECK_MESSAGE(missing.exit_code == 1, missing.output);
+  CHECK(missing.output.find("CHECK FAILED") != std::string::npos);
+  const auto right = test::run_program("05-multipass-reductions", args + " --solution");
+  CHECK_MESSAGE(right.exit_code == 0, right.output);
+}

@@ -334,3 +334,29 @@ TEST_CASE("lab 06: grader mutants kills its uncoalesced mutant, with the safety 
   CHECK(none.exit_code != 0);
   CHECK(none.output.find("no lab's solution has a mutant of operator 'uncoalesced': nothing was graded") != std::string::npos);
 }
+
+// The student release has no solutions/: there --vs-solution and --solution are not in --help, and a
+// command that gives one says what to run instead (not CLI11's "not expected" error).
+TEST_CASE("lab 06 in a release: --vs-solution and --solution say they are the full kit's and what to use instead") {
+  test::TempDir release;  // a kit root without solutions/ (the options are refused before any file is read)
+  const std::string program = "KIT_ROOT='" + release.path.string() + "' '" + std::string(KIT_BIN_DIR) + "/06-cascade-reduction' ";
+  const auto vs = test::run_command(program + "--check --vs-solution");
+  CHECK(vs.exit_code == 1);
+  CHECK_MESSAGE(vs.output.find("error: --vs-solution is only in the full kit (this student release has no solutions/ folder); use "
+                               "`build/bin/grader check 06` (its speed estimate against the solution's stored figure) or --vs-openmp") !=
+                    std::string::npos,
+                vs.output);
+  CHECK(vs.output.find("not expected") == std::string::npos);
+  const auto solution = test::run_command(program + "--solution");
+  CHECK(solution.exit_code == 1);
+  CHECK_MESSAGE(solution.output.find("error: --solution is only in the full kit (this student release has no solutions/ folder); give a "
+                                     "kernel file with --kernel, or leave it out for this lab's CascadeDot.cl") != std::string::npos,
+                solution.output);
+  const auto help = test::run_command(program + "--help");
+  CHECK(help.exit_code == 0);
+  CHECK(help.output.find("--vs-solution") == std::string::npos);
+  CHECK(help.output.find("--solution") == std::string::npos);
+  // In the full kit both are offered.
+  const auto kit_help = test::run_program("06-cascade-reduction", "--help");
+  CHECK(kit_help.output.find("--vs-solution") != std::string::npos);
+}

@@ -13,11 +13,19 @@
 #include "kit/program.hpp"
 #include "kit/timing.hpp"
 #include "kit/verdict.hpp"
+#include "kit/witness.hpp"
 
 namespace lab07 {
 
 inline const std::string kLab = "07-image-max-pyramid";
 inline const std::string kKernelFile = "ImagePyramid.cl";
+// The program's witness of a failed --check (kit/witness.hpp): the image's sides capped at 256
+// under Oclgrind, and its uninitialized-value check left out, as the grader's spec allows it for
+// lab 07 (grader/specs/07-image-max-pyramid.json, safety.allow).
+inline const kit::WitnessPlan kWitness{
+    {{"-W", "--width", 256}, {"-H", "--height", 256}},
+    {{"--uninitialized", "Oclgrind 21.10 does not track what an image holds, and reports texels read from a correctly written "
+                         "image as uninitialized, once per work-item"}}};
 // Work-groups are kTile x kTile work-items; a pass's global size is its output's size rounded up
 // to whole work-groups. One fixed shape means PoCL compiles each kernel for one work-group size
 // only (it specialises a kernel per local size), and a GPU gets square 2D tiles.

@@ -66,6 +66,8 @@ int main(int argc, char** argv) {
     const std::vector<float> in = lab07::make_input(c);
     int status = 0;
     std::vector<std::string> problems;
+    std::vector<std::string> dumped;  // what --dump wrote, in words
+    std::size_t dumped_files = 1;     // the input, written once
     for (int b : blocks) {
       c.block = b;
       const lab07::Outputs out = lab07::run(rt, file, c, in, warmup, repeats);
@@ -98,8 +100,11 @@ int main(int argc, char** argv) {
       std::printf("result %.9g, host %s %.9g%s\n", out.result, op.c_str(), e.value, verdict.c_str());
       if (!dump.empty()) {
         const std::filesystem::path dir(dump);
-        lab07::write_pgm(dir / ("input_" + std::to_string(c.width) + "x" + std::to_string(c.height) + ".pgm"), host[0],
-                         "lab 07 input, " + lab07::to_string(c.data) + " data, seed " + std::to_string(c.seed));
+        if (dumped.empty()) {  // the input once, whatever the block sizes
+          lab07::write_pgm(dir / ("input_" + std::to_string(c.width) + "x" + std::to_string(c.height) + ".pgm"), host[0],
+                           "lab 07 input, " + lab07::to_string(c.data) + " data, seed " + std::to_string(c.seed));
+          dumped.push_back("the input");
+        }
         for (std::size_t k = 0; k < out.levels.size(); ++k) {
           const lab07::Level& level = out.levels[k];
           char name[96];
@@ -109,12 +114,19 @@ int main(int argc, char** argv) {
                            "lab 07 " + op + " pyramid, " + std::to_string(b) + "x" + std::to_string(b) + " blocks, level " +
                                std::to_string(k + 1));
         }
-        std::printf("wrote the input and %zu levels to %s\n", out.levels.size(), dump.c_str());
+        dumped.push_back(std::to_string(out.levels.size()) + " levels of the " + std::to_string(b) + "x" + std::to_string(b) + " pyramid");
+        dumped_files += out.levels.size();
       }
+    }
+    if (!dump.empty()) {
+      std::string what;
+      for (std::size_t k = 0; k < dumped.size(); ++k)
+        what += (k == 0 ? "" : k + 1 == dumped.size() ? " and " : ", ") + dumped[k];
+      std::printf("\nwrote %zu files to %s: %s\n", dumped_files, dump.c_str(), what.c_str());
     }
     for (const std::string& p : problems) std::printf("CHECK FAILED %s\n", p.c_str());
     if (status)
-      return kit::witness_failed_check(argc, argv, {{"-W", "--width", c.width, 256}, {"-H", "--height", c.height, 256}}, file.string(),
+      return kit::witness_failed_check(argc, argv, lab07::kWitness, {c.width, c.height}, file.string(),
                                        rt.summary(), status);
     return status;
   });

@@ -310,6 +310,12 @@ TEST_CASE("lab 07: the program checks, prints every pass, and dumps every level 
   CHECK(std::filesystem::exists(dir / "levels" / "min4x4_level05_1x1.pgm"));
   const std::string top = test::read(dir / "levels" / "min2x2_level10_1x1.pgm");
   CHECK(top.back() == char(128));  // one texel: nothing to scale, mid-grey
+  // What it says it wrote is what the folder holds: the input once, then each pyramid's levels.
+  const auto files = std::distance(std::filesystem::directory_iterator(dir / "levels"), std::filesystem::directory_iterator());
+  CHECK(files == 16);
+  CHECK(run.output.find("wrote 16 files to " + (dir / "levels").string() +
+                        ": the input, 10 levels of the 2x2 pyramid and 5 levels of the 4x4 pyramid\n") != std::string::npos);
+  CHECK(run.output.find("wrote the input and") == std::string::npos);
 
   const auto starter = test::run_program("07-image-max-pyramid", "--check --width 7 --height 5 --block 2 --repeats 1");
   CHECK(starter.exit_code == 1);

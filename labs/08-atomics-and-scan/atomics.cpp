@@ -119,8 +119,8 @@ bool calls_compare_and_swap(const std::string& code, const std::string& kernel) 
   return false;
 }
 
-kit::Verdict check_atomic(const Case& c, const std::vector<std::pair<double, int>>& totals, const FloatExpected& e, int threads,
-                          bool compare_and_swap) {
+kit::Verdict check_atomic(const Case& c, const std::vector<std::pair<double, int>>& totals, const FloatExpected& e,
+                          const std::string& ran_on, bool compare_and_swap) {
   const bool ints = c.part == Part::AtomicInt;
   int wrong = 0, launches = 0;
   std::optional<std::pair<double, std::string>> first;  // the first wrong total, and what is wrong with it
@@ -134,8 +134,7 @@ kit::Verdict check_atomic(const Case& c, const std::vector<std::pair<double, int
   if (!first) return {};
   if (launches == 1) return {false, first->second, diagnose_atomic(c, first->first, e.exact, e.first_items)};
   return {false,
-          std::to_string(wrong) + " of " + std::to_string(launches) + " launches on " + std::to_string(threads) +
-              " PoCL threads gave a wrong total; the first: " + first->second,
+          std::to_string(wrong) + " of " + std::to_string(launches) + " launches on " + ran_on + " gave a wrong total; the first: " + first->second,
           diagnose_contention(c, first->first, e.exact, wrong < launches, compare_and_swap, e.first_items)};
 }
 

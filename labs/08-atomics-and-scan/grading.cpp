@@ -22,6 +22,11 @@ void require_threads(const kit::Runtime& rt, int wanted) {
                      " compute unit (the grader's sandbox sets POCL_MAX_PTHREAD_COUNT from the case; elsewhere set it yourself)");
 }
 
+// The words run() recorded for what ran a case's launches ("2 PoCL threads", "132 compute units").
+std::string ran_on(const lab08::SpecCase& s, const json& outputs) {
+  return outputs.contains("ran_on") ? outputs.at("ran_on").get<std::string>() : kit::parallel_units_words(true, unsigned(s.threads));
+}
+
 struct Lab08 {
   using Case = lab08::SpecCase;
   std::string id() const { return lab08::kLab; }
@@ -41,9 +46,13 @@ struct Lab08 {
     runner.retain_buffers();
     const lab08::Case& c = s.c;
     switch (c.part) {
-      case Part::AtomicInt: return lab08::atomic_to_json(runner.atomic_int(c, lab08::make_ints(c), 0, s.repeats), s.repeats, true);
-      case Part::AtomicFloat:
-        return lab08::atomic_to_json(runner.atomic_float(c, lab08::make_whole_floats(c), 0, s.repeats), s.repeats, false);
+      case Part::AtomicInt:
+      case Part::AtomicFloat: {
+        json out = c.part == Part::AtomicInt ? lab08::atomic_to_json(runner.atomic_int(c, lab08::make_ints(c), 0, s.repeats), s.repeats, true)
+                                             : lab08::atomic_to_json(runner.atomic_float(c, lab08::make_whole_floats(c), 0, s.repeats), s.repeats, false);
+        out["ran_on"] = k.rt.parallel_units(s.threads);  // what ran the launches side by side, in the device's words
+        return out;
+      }
       case Part::Accuracy: return runner.accuracy(c, lab08::make_accuracy_data(c), 0, 1);
       case Part::ScanExclusive:
       case Part::ScanInclusive:
@@ -95,12 +104,12 @@ struct Lab08 {
       case Part::AtomicInt: {
         lab08::FloatExpected e{reference.at("total").get<double>()};
         e.first_items = lab08::first_items_sum(c, lab08::make_ints(c));
-        return lab08::check_atomic(c, lab08::atomic_totals_from_json(outputs), e, s.threads);
+        return lab08::check_atomic(c, lab08::atomic_totals_from_json(outputs), e, ran_on(s, outputs));
       }
       case Part::AtomicFloat: {
         lab08::FloatExpected e = reference.get<lab08::FloatExpected>();
         e.first_items = lab08::first_items_sum(c, lab08::make_whole_floats(c));
-        return lab08::check_atomic(c, lab08::atomic_totals_from_json(outputs), e, s.threads, outputs.value("compare_and_swap", false));
+        return lab08::check_atomic(c, lab08::atomic_totals_from_json(outputs), e, ran_on(s, outputs), outputs.value("compare_and_swap", false));
       }
       case Part::Accuracy:
         return lab08::check_accuracy(c, outputs.get<lab08::AccuracyOutputs>(), reference.at("runs").get<std::vector<lab08::RunExact>>(),

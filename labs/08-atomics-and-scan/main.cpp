@@ -58,7 +58,7 @@ constexpr int kContentionLaunches = 200;
 // the total must equal the exact sum bit for bit; every partial is positive, so a lost update always
 // makes the total smaller. Two shapes: this run's N (at most 2^21) and L, `repeats` launches (at
 // least 1); then the grader's contention shape. The first wrong one is the verdict.
-kit::Verdict check_atomic_exactly(lab08::Runner& runner, lab08::Case c, int repeats, int threads) {
+kit::Verdict check_atomic_exactly(lab08::Runner& runner, lab08::Case c, int repeats, const std::string& ran_on) {
   c.positive = true;
   c.elements = std::min(c.elements, lab08::kMaxWholeFloatElements);
   lab08::Case contention = c;
@@ -78,12 +78,12 @@ kit::Verdict check_atomic_exactly(lab08::Runner& runner, lab08::Case c, int repe
       want.first_items = lab08::first_items_sum(shape, whole);
       got = runner.atomic_float(shape, whole, 0, launches);
     }
-    if (kit::Verdict v = lab08::check_atomic(shape, runs_of(got.totals), want, threads, got.compare_and_swap); !v.pass) return v;
+    if (kit::Verdict v = lab08::check_atomic(shape, runs_of(got.totals), want, ran_on, got.compare_and_swap); !v.pass) return v;
   }
   return {};
 }
 
-void atomics(lab08::Runner& runner, lab08::Case c, int warmup, int repeats, int threads, Checks& checks) {
+void atomics(lab08::Runner& runner, lab08::Case c, int warmup, int repeats, const std::string& ran_on, Checks& checks) {
   c.part = lab08::Part::AtomicFloat;
   lab08::validate(c);
   const auto ints = lab08::make_ints(c);
@@ -120,11 +120,11 @@ void atomics(lab08::Runner& runner, lab08::Case c, int warmup, int repeats, int 
   lab08::FloatExpected int_expected;
   int_expected.exact = double(iexp);
   int_expected.first_items = lab08::first_items_sum(c, ints);
-  kit::Verdict int_verdict = lab08::check_atomic(c, runs_of(int_totals), int_expected, threads);
-  if (int_verdict.pass && checks.enabled) int_verdict = check_atomic_exactly(runner, c, repeats, threads);
+  kit::Verdict int_verdict = lab08::check_atomic(c, runs_of(int_totals), int_expected, ran_on);
+  if (int_verdict.pass && checks.enabled) int_verdict = check_atomic_exactly(runner, c, repeats, ran_on);
   const std::string v1 = checks.verdict("sum_int_atomic", int_verdict);
   c.part = lab08::Part::AtomicFloat;
-  const std::string v2 = checks.verdict("sum_float_atomic", checks.enabled ? check_atomic_exactly(runner, c, repeats, threads) : kit::Verdict{});
+  const std::string v2 = checks.verdict("sum_float_atomic", checks.enabled ? check_atomic_exactly(runner, c, repeats, ran_on) : kit::Verdict{});
   const std::string back_name = "sum_tree + read back " + std::to_string(back.groups) + " partials + host add";
   std::printf("%-46s %10.3f %18.6f %18.6f %s\n", back_name.c_str(), back.timing.best * 1e3, back.total, fexp.exact, v0.c_str());
   std::printf("%-46s %10.3f %18.0f %18lld %s\n", "sum_int_atomic: atomic_add per work-group", isum.timing.best * 1e3,
@@ -291,14 +291,14 @@ int main(int argc, char** argv) {
     std::cout << "Device: " << rt.summary() << "\nKernel: " << file.string() << "\n\n";
     lab08::Runner runner(rt, file);
     const auto wanted = [&](const char* p) { return std::find(chosen.begin(), chosen.end(), p) != chosen.end(); };
-    if (wanted("atomics")) atomics(runner, c, warmup, repeats, int(rt.device.getInfo<CL_DEVICE_MAX_COMPUTE_UNITS>()), checks);
+    if (wanted("atomics")) atomics(runner, c, warmup, repeats, rt.parallel_units(), checks);
     if (wanted("accuracy")) accuracy(runner, c, warmup, repeats, checks);
     if (wanted("scan")) scans(runner, c, warmup, repeats, checks);
     if (wanted("single-pass"))
       single_pass(rt, file, kit::lab_file(lab06::kLab, lab06::kKernelFile, kernel.solution), c, warmup, repeats, checks);
     for (const std::string& p : checks.problems) std::printf("CHECK FAILED %s\n", p.c_str());
     if (checks.status)
-      return kit::witness_failed_check(argc, argv, {{"-n", "--elements", c.elements, 65536}, {"", "--run", c.run, 4096}}, file.string(), rt.summary(),
+      return kit::witness_failed_check(argc, argv, lab08::kWitness, {c.elements, c.run}, file.string(), rt.summary(),
                                        checks.status);
     return checks.status;
   });

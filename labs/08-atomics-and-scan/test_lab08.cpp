@@ -487,3 +487,18 @@ TEST_CASE("lab 08: without the tree from lab 04 (tree_sum, tree_sum_int) the hin
   CHECK_MESSAGE(named == 2, run.output);  // sum_int_atomic and sum_float_atomic
   CHECK_MESSAGE(run.output.find("sum_tree is given, around tree_sum, your tree from lab 04: check tree_sum") != std::string::npos, run.output);
 }
+
+TEST_CASE("lab 08: a failed contention check names what ran the launches in the device's own words") {
+  // PoCL's compute units are its threads; a GPU has compute units and no PoCL threads.
+  CHECK(kit::parallel_units_words(true, 2) == "2 PoCL threads");
+  CHECK(kit::parallel_units_words(true, 1) == "1 PoCL thread");
+  CHECK(kit::parallel_units_words(false, 132) == "132 compute units");
+  CHECK(test::runtime().parallel_units(2) == "2 PoCL threads");  // the tests' device is PoCL's CPU
+  lab08::Case c = make_case(lab08::Part::AtomicFloat, 65536, 8, 87);
+  c.positive = true;
+  const lab08::FloatExpected e = lab08::expected_float_sum(c, lab08::make_whole_floats(c));
+  const kit::Verdict gpu = lab08::check_atomic(c, {{e.exact - 1, 5}}, e, kit::parallel_units_words(false, 132));
+  CHECK_FALSE(gpu.pass);
+  CHECK(gpu.message.find("5 of 5 launches on 132 compute units gave a wrong total") == 0);
+  CHECK(gpu.message.find("PoCL") == std::string::npos);
+}

@@ -232,7 +232,7 @@ int main(const Lab& lab, int argc, char** argv) {
       if (table) std::printf("\n");
     }
     if (table && status) std::printf("(!: the check failed for that size; run it alone with --check for details)\n");
-    if (status && !table) return kit::witness_failed_check(argc, argv, {{"-n", "--elements", sizes[0], 65536}}, file.string(), rt.summary(), status);
+    if (status && !table) return kit::witness_failed_check(argc, argv, kit::kElementsWitness, {sizes[0]}, file.string(), rt.summary(), status);
     return status;
   });
 }

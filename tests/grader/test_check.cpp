@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cstdio>
 
+#include "judge/speed_estimate.hpp"
 #include "kit/paths.hpp"
 #include "support.hpp"
 
@@ -86,7 +87,7 @@ TEST_CASE("a right but slow cascade loses speed points and is shown the spec's h
 
 namespace {
 // The speed estimate line's figure and points: "estimated 0.97 of the solution's speed (noise band
-// 0.90 .. 1.05), worth 4.00 of 4.00 points by the speed case's rule at the band's high end (...)".
+// 0.90 .. 1.05), worth 4.00 of 4.00 points by the speed case's rule at the estimate (...)".
 struct Estimate {
   double figure = -1, low = -1, high = -1, points = -1, max = -1;
 };
@@ -99,6 +100,33 @@ Estimate estimate_in(const std::string& output) {
   return e;
 }
 }  // namespace
+
+TEST_CASE("check's speed estimate earns the points of its central figure, with its noise band shown, not those of the band's high end") {
+  // The spec's stored solution: 0.80 x OpenMP, runs from 0.65 to 1.20. A kernel at 0.60 x OpenMP
+  // (middle half of its pairs 0.50 .. 0.70) is estimated at 0.60 / 0.80 = 0.75 of the solution's
+  // speed, band 0.50 / 1.20 = 0.42 .. 0.70 / 0.65 = 1.08; full points from 0.8, so 4 x 0.75 / 0.8 = 3.75
+  // points. The band's high end (1.08) would have given 4.
+  grader::SpeedSpec sp;
+  sp.points = 4;
+  sp.full_at = 0.8;
+  sp.pairs = 21;
+  sp.slow_hint = "more sums in flight";
+  const grader::SpeedEstimate stored{0.80, 0.65, 1.20, 7, "the reference machine"};
+  grader::CaseResult cr;
+  grader::judge_speed_estimate(sp, stored, grader::json{{"ratio", 0.60}, {"low", 0.50}, {"high", 0.70}}, cr);
+  INFO(cr.message);
+  CHECK(cr.ratio == doctest::Approx(0.75));
+  CHECK(cr.points == doctest::Approx(3.75));
+  CHECK(cr.status == grader::CaseStatus::Slow);
+  CHECK(cr.hint == "more sums in flight");
+  CHECK(cr.message.find("estimated 0.75 of the solution's speed (noise band 0.42 .. 1.08), worth 3.75 of 4.00 points by the speed "
+                        "case's rule at the estimate (full points from 0.80; 2.08 at the band's low end, 4.00 at its high end)") == 0);
+  // At the solution's own figure the estimate is 1: full points.
+  grader::CaseResult at_solution;
+  grader::judge_speed_estimate(sp, stored, grader::json{{"ratio", 0.80}, {"low", 0.70}, {"high", 0.90}}, at_solution);
+  CHECK(at_solution.points == 4);
+  CHECK(at_solution.status == grader::CaseStatus::Passed);
+}
 
 TEST_CASE("check estimates a cascade's speed against the solution's stored figure, and a slower kernel earns fewer points") {
   // A student release has no solution to time against, so check times the kernel against the

@@ -94,12 +94,22 @@ TEST_CASE("report.html: grade --draw writes it beside report.md with the lines a
   CHECK(html.find("<svg id=\"drawing-03-array-mult-reduce-1\"") != std::string::npos);
   for (const char* fetch : {"<img", "<link", "<script", "src=", "href="}) CHECK_MESSAGE(html.find(fetch) == std::string::npos, fetch);
 
+  // The drawing folded under the lab's lines, its caption above it, and no path of the grading machine.
+  CHECK(html.find("<details class=\"drawing\">") < html.find("<svg id=\"drawing-03-array-mult-reduce-1\""));
+  CHECK(html.find("<figcaption>") < html.find("<svg id=\"drawing-03-array-mult-reduce-1\""));
+  CHECK(html.find("Lines that lost points") < html.find("<section id=\"lab-03-array-mult-reduce\">"));
+  CHECK(html.find((dir / "out").string()) == std::string::npos);
+
   const auto dom = test::run_command(browser(report, dir / "profile", "--dump-dom"));
   CHECK_MESSAGE(dom.output.find("<svg id=\"drawing-03-array-mult-reduce-1\"") != std::string::npos, dom.output.substr(0, 2000));
-  const Painted shown = screenshot(report, dir / "report.png", dir / "profile");
+  // Folded, the drawing is not painted; unfolded (as a click on its summary does), it is.
+  const Painted folded = screenshot(report, dir / "folded.png", dir / "profile");
+  CHECK_FALSE(folded.a_drawing());
+  test::write(dir / "out" / kStudent / "unfolded.html", test::replace_once(html, "<details class=\"drawing\">", "<details class=\"drawing\" open>"));
+  const Painted shown = screenshot(dir / "out" / kStudent / "unfolded.html", dir / "report.png", dir / "profile");
   CHECK_MESSAGE(shown.a_drawing(), shown.pixels, " pixels in ", shown.x0, ",", shown.y0, " to ", shown.x1, ",", shown.y1);
   // The same page without its <svg>: the check sees no drawing.
-  test::write(dir / "bare.html", without_svg(html));
+  test::write(dir / "bare.html", without_svg(test::read(dir / "out" / kStudent / "unfolded.html")));
   const Painted bare = screenshot(dir / "bare.html", dir / "bare.png", dir / "profile");
   CHECK_FALSE(bare.a_drawing());
   CHECK(bare.pixels == 0);
@@ -121,6 +131,7 @@ TEST_CASE("gradescope --draw: results.json's HTML output carries the drawing, an
   for (const grader::json& t : r["tests"])
     page += "<h4>" + t["name"].get<std::string>() + " (" + grader::format_points(t["score"]) + " / " +
             grader::format_points(t["max_score"]) + ")</h4>\n<div>" + t["output"].get<std::string>() + "</div>\n";
+  page = test::replace_once(page, "<details class=\"drawing\">", "<details class=\"drawing\" open>");  // unfolded, as a click does
   test::write(dir / "gradescope.html", page + "</body></html>\n");
   const Painted shown = screenshot(dir / "gradescope.html", dir / "gradescope.png", dir / "profile");
   CHECK_MESSAGE(shown.a_drawing(), shown.pixels, " pixels in ", shown.x0, ",", shown.y0, " to ", shown.x1, ",", shown.y1);
@@ -162,7 +173,9 @@ TEST_CASE("report.html escapes what students and kernels write, and inlines only
     CHECK(drawings[i].svg.empty());
     CHECK(!drawings[i].why_not.empty());
   }
-  CHECK(drawings[4].why_not.find("no file ") == 0);
+  CHECK(drawings[4].why_not == "no file 03-array-mult-reduce-absent.svg beside the report");
+  CHECK(drawings[0].file == "03-array-mult-reduce-good.svg");
+  CHECK(drawings[0].caption == "03-array-mult-reduce-good.svg (ArrayMultReduce, work-group 0): phase 0: 1 add");
 
   grader::ResultMap results;
   results[{r.student, r.lab}] = r;
@@ -185,4 +198,63 @@ TEST_CASE("report.html escapes what students and kernels write, and inlines only
   CHECK(page.find("hint: look at a &lt; b &amp; c") != std::string::npos);
   CHECK(page.find("03-array-mult-reduce-stale.svg") == std::string::npos);
   CHECK(page.find("holds more than a drawing") != std::string::npos);
+  CHECK(page.find("/elsewhere/") == std::string::npos);  // the grading machine's path of a drawing is never shown
+}
+
+TEST_CASE("report.html leads with each lab's points and the lines that lost points, and folds each drawing under its lab with its caption above it") {
+  test::TempDir dir;
+  grader::LabResult r;
+  r.student = "ada";
+  r.lab = "03-array-mult-reduce";
+  r.kernel = "ArrayMultReduce.cl";
+  r.status = grader::LabStatus::Graded;
+  r.cases = {{"one work-group of 8", true, 1, 1, grader::CaseStatus::Passed, "", ""},
+             {"two work-groups of 64", true, 0, 2, grader::CaseStatus::Wrong, "work-group 1: expected 6, got 3", "add every product"}};
+  const std::string svg = "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"10\" height=\"10\"><line x1=\"0\" y1=\"0\" x2=\"5\" y2=\"5\"/></svg>\n";
+  test::write(dir / "03-array-mult-reduce-ArrayMultReduce.svg", svg);
+  test::write(dir / "03-array-mult-reduce-ArrayMultReduce-group1.svg", svg);
+  r.notes = {"drawing " + (dir / "03-array-mult-reduce-ArrayMultReduce.svg").string() + " (ArrayMultReduce, work-group 0): phase 0: 8 adds",
+             "drawing " + (dir / "03-array-mult-reduce-ArrayMultReduce-group1.svg").string() + " (ArrayMultReduce, work-group 1): phase 0: 8 adds",
+             "also found old/ArrayMultReduce.cl (not graded; ArrayMultReduce.cl was)"};
+  grader::ResultMap results;
+  results[{r.student, r.lab}] = r;
+  const grader::LabSpec spec = grader::load_spec(kit::root() / "grader/specs/03-array-mult-reduce.json");
+  const std::string page = grader::student_report_html(r.student, {spec}, results, dir.path);
+  INFO(page);
+  // First the points per lab, then the lines that lost points with their hints, then the lab.
+  const std::size_t points = page.find("<table class=\"labs\">"), lost = page.find("<h2>Lines that lost points</h2>"),
+                    section = page.find("<section id=\"lab-03-array-mult-reduce\">");
+  REQUIRE(points != std::string::npos);
+  REQUIRE(lost != std::string::npos);
+  REQUIRE(section != std::string::npos);
+  CHECK(points < lost);
+  CHECK(lost < section);
+  CHECK(page.find("<td class=\"points\">1 / ", points) < lost);
+  const std::size_t wrong = page.find("two work-groups of 64, 0 / 2 (wrong): work-group 1: expected 6, got 3", lost);
+  CHECK(wrong < section);
+  CHECK(page.find("hint: add every product", lost) < section);
+  CHECK(page.find("one work-group of 8", lost) > section);  // a line with its full points is not among them
+  // Each drawing folded under the lab's lines, its caption (the note, by file name) above it.
+  const std::size_t table = page.find("<table>\n<thead><tr><th>line</th>", section);
+  REQUIRE(table != std::string::npos);
+  std::size_t at = table;
+  for (const std::string file : {"03-array-mult-reduce-ArrayMultReduce.svg", "03-array-mult-reduce-ArrayMultReduce-group1.svg"}) {
+    CAPTURE(file);
+    const std::size_t details = page.find("<details class=\"drawing\">\n<summary>Drawing " + file + "</summary>", at);
+    REQUIRE(details != std::string::npos);
+    const std::size_t caption = page.find("<figcaption>" + file + " (ArrayMultReduce, work-group ", details);
+    const std::size_t drawing = page.find("<svg id=", details);
+    CHECK(caption < drawing);
+    CHECK(drawing < page.find("</details>", details));
+    at = page.find("</details>", details);
+  }
+  CHECK(page.find(dir.path.string()) == std::string::npos);  // no path of the grading machine
+  CHECK(page.find("<li>Note: also found old/ArrayMultReduce.cl") != std::string::npos);
+  CHECK(page.find("<li>Note: drawing ") == std::string::npos);  // a drawing's note is its caption
+
+  // Every line full: the list says so.
+  grader::LabResult full = r;
+  full.cases.pop_back();
+  results[{r.student, r.lab}] = full;
+  CHECK(grader::student_report_html(r.student, {spec}, results, dir.path).find("<p>None: every line has its full points.</p>") != std::string::npos);
 }

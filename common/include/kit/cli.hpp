@@ -22,6 +22,10 @@ struct KernelChoice {
   bool solution = false;
 };
 void add_kernel_options(CLI::App& app, KernelChoice& choice, const std::string& file_name);
+// A flag that needs the kit's solutions/ folder: offered as usual in the full kit. In the student
+// release, which has none, --help leaves it out, and a command that gives it stops (kit::Error, exit
+// 1) with "NAME is only in the full kit ...; " followed by `instead`, what to run there instead.
+void add_full_kit_flag(CLI::App& app, const std::string& name, bool& flag, const std::string& description, const std::string& instead);
 // The kernel file to build: PATH, or the lab's file in solutions/ or labs/. Throws kit::Error when
 // both --kernel and --solution are given.
 std::filesystem::path chosen_kernel(const KernelChoice& choice, const std::string& lab, const std::string& file_name);

@@ -36,6 +36,10 @@ Choice choose_device(const std::vector<PlatformNames>& machine, const DeviceOpti
 // True for PoCL's platform ("Portable Computing Language"), by its name.
 bool is_pocl(const std::string& platform_name);
 
+// What runs a launch's work-groups side by side, in words: "2 PoCL threads" on PoCL, whose compute
+// units are its threads, and "132 compute units" on any other device (a GPU has no PoCL threads).
+std::string parallel_units_words(bool pocl, unsigned count);
+
 // True when `spec` is this index, or a case-insensitive substring of `name`.
 bool spec_matches(const std::string& spec, std::size_t index, const std::string& name);
 
@@ -61,6 +65,9 @@ struct Runtime {
   static Runtime open(const DeviceOptions& options);
   std::string device_name() const;
   std::string summary() const;  // "pthread-... on Portable Computing Language (2 CUs, driver 3.1)"
+  // parallel_units_words of this device: its compute units, or on PoCL `pocl_threads` when above 0
+  // (the threads a grading case asks for, which the grader's sandbox gives PoCL).
+  std::string parallel_units(int pocl_threads = 0) const;
 };
 
 // Throws kit::Error when one array of `count` floats is above the device's largest allocation,

@@ -68,18 +68,54 @@ std::string with_id(std::string svg, const std::string& id) {
   return svg.insert(4, " id=\"" + id + "\"");
 }
 
+// A drawing note: "drawing <path>.svg (<kernel>, ...): ..."; npos when `note` is none.
+std::size_t drawing_path_end(const std::string& note) {
+  const std::size_t end = note.find(".svg (");
+  return note.rfind("drawing ", 0) == 0 && end != std::string::npos ? end + 4 : std::string::npos;
+}
+
+bool is_drawing_note(const std::string& note) { return drawing_path_end(note) != std::string::npos; }
+
+// Each drawing folded under its lab's lines, its caption (the note) in the summary and above it.
 void drawings_html(std::ostream& o, const LabResult& r, const std::filesystem::path& folder) {
   for (const InlineDrawing& d : inline_drawings(r, folder)) {
     if (d.svg.empty()) {
-      o << "<p class=\"note\">Drawing " << xml_escape(d.file) << " not shown: " << xml_escape(d.why_not) << "</p>\n";
+      o << "<p class=\"note\">Drawing " << xml_escape(d.caption) << " not shown: " << xml_escape(d.why_not) << "</p>\n";
       continue;
     }
     // draw_lab puts the course solution's panel to the right of the kernel's: past a narrow page's edge.
     const bool beside = d.svg.find(">the course solution (") != std::string::npos;
-    o << "<figure>\n" << d.svg << "<figcaption>" << xml_escape(d.file)
-      << (beside ? ": the kernel, and to its right the course solution's drawing (scroll sideways where the page is narrower)" : "")
-      << "</figcaption>\n</figure>\n";
+    o << "<details class=\"drawing\">\n<summary>Drawing " << xml_escape(d.file) << "</summary>\n<figure>\n<figcaption>"
+      << xml_escape(d.caption)
+      << (beside ? "<br>\nThe kernel, and to its right the course solution's drawing (scroll sideways where the page is narrower)." : "")
+      << "</figcaption>\n" << d.svg << "</figure>\n</details>\n";
   }
+}
+
+// The lines that lost points, each with its message and hint: what a student reads first.
+void lost_points_html(std::ostream& o, const std::vector<LabSpec>& specs, const ResultMap& results, const std::string& student) {
+  std::ostringstream items;
+  for (const LabSpec& s : specs) {
+    const auto it = results.find({student, s.lab});
+    if (it == results.end()) continue;
+    const LabResult& r = it->second;
+    if (r.status != LabStatus::Graded)
+      items << "<li>" << xml_escape(s.lab) << ": <strong>" << xml_escape(word(r.status))
+            << "</strong>: " << html_text(r.message) << "</li>\n";
+    for (const CaseResult& c : r.cases) {
+      if (c.points >= c.max_points) continue;
+      items << "<li>" << xml_escape(s.lab) << ": " << xml_escape(c.name)
+            << (c.visible ? "" : " <em>(hidden)</em>") << ", " << format_points(c.points) << " / " << format_points(c.max_points) << " ("
+            << xml_escape(word(c.status)) << ")";
+      if (!c.message.empty()) items << ": " << html_text(c.message);
+      if (!c.hint.empty()) items << "<br>\n<span class=\"hint\">hint: " << html_text(c.hint) << "</span>";
+      items << "</li>\n";
+    }
+  }
+  const std::string all = items.str();
+  o << "<h2>Lines that lost points</h2>\n";
+  if (all.empty()) o << "<p>None: every line has its full points.</p>\n";
+  else o << "<ul class=\"lost\">\n" << all << "</ul>\n";
 }
 
 void lines_html(std::ostream& o, const LabResult& r) {
@@ -96,20 +132,19 @@ void lines_html(std::ostream& o, const LabResult& r) {
   o << "</tbody>\n</table>\n";
 }
 
-// One lab as report.md has it, the drawings (from `folder`, none when empty) above its notes, and
-// with `lines` the table of its lines.
+// One lab as report.md has it: its notes, with `lines` the table of its lines, then its drawings
+// (from `folder`, none when empty).
 void lab_html(std::ostream& o, const LabResult& r, const std::filesystem::path& folder, bool lines) {
   if (!r.kernel.empty()) o << "<p>Kernel file: <code>" << xml_escape(r.kernel) << "</code></p>\n";
   if (const std::string kinds = points_by_kind(r); !kinds.empty()) o << "<p>Points: " << xml_escape(kinds) << "</p>\n";
   if (const std::string late = late_penalty_line(r); !late.empty()) o << "<p>" << xml_escape(late) << "</p>\n";
   if (r.status != LabStatus::Graded) o << "<p><strong>" << xml_escape(word(r.status)) << "</strong>:</p>\n<pre>" << xml_escape(r.message) << "</pre>\n";
-  if (!folder.empty()) drawings_html(o, r, folder);
-  if (!r.notes.empty()) {
-    o << "<ul class=\"notes\">\n";
-    for (const std::string& note : r.notes) o << "<li>Note: " << html_text(note) << "</li>\n";
-    o << "</ul>\n";
-  }
+  std::ostringstream notes;  // a drawing's note is its caption, not repeated here
+  for (const std::string& note : r.notes)
+    if (!is_drawing_note(note) || folder.empty()) notes << "<li>Note: " << html_text(drawing_note_as_shown(note)) << "</li>\n";
+  if (!notes.str().empty()) o << "<ul class=\"notes\">\n" << notes.str() << "</ul>\n";
   if (lines) lines_html(o, r);
+  if (!folder.empty()) drawings_html(o, r, folder);
 }
 
 // The page's look: text in a column of 72em; a drawing as wide as the window allows, scrolled
@@ -122,25 +157,33 @@ const char* const kStyle =
     ".pass .label{background:#d8f0d8;color:#1b5e20}.part .label{background:#fff3cd;color:#664d03}\n"
     ".fail .label{background:#f8d7da;color:#842029}.skip .label{background:#e2e3e5;color:#41464b}\n"
     ".hint{color:#555;font-size:.92em}pre{background:#f6f6f6;padding:.5em;overflow-x:auto}ul.notes{padding-left:1.2em}\n"
-    "figure{margin:1em 0;width:max-content;max-width:calc(100vw - 3em);overflow-x:auto}figcaption{color:#555;font-size:.9em}\n";
+    "figure{margin:1em 0;width:max-content;max-width:calc(100vw - 3em);overflow-x:auto}figcaption{color:#555;font-size:.9em;margin-bottom:.5em}\n"
+    "details.drawing{margin:.5em 0}details.drawing summary{cursor:pointer;color:#1f4e79}ul.lost li{margin-bottom:.4em}\n";
 
 }  // namespace
+
+std::string drawing_note_as_shown(const std::string& note) {
+  const std::size_t end = drawing_path_end(note);
+  if (end == std::string::npos) return note;
+  return "drawing " + std::filesystem::path(note.substr(8, end - 8)).filename().string() + note.substr(end);
+}
 
 std::vector<InlineDrawing> inline_drawings(const LabResult& r, const std::filesystem::path& folder) {
   std::vector<InlineDrawing> out;
   for (const std::string& note : r.notes) {
-    const std::size_t end = note.find(".svg (");
-    if (note.rfind("drawing ", 0) != 0 || end == std::string::npos) continue;
+    const std::size_t end = drawing_path_end(note);
+    if (end == std::string::npos) continue;
     InlineDrawing d;
-    d.file = std::filesystem::path(note.substr(8, end + 4 - 8)).filename().string();
+    d.file = std::filesystem::path(note.substr(8, end - 8)).filename().string();
+    d.caption = drawing_note_as_shown(note).substr(8);
     const std::filesystem::path file = folder / d.file;
     if (!std::filesystem::is_regular_file(file)) {
-      d.why_not = "no file " + file.string();
+      d.why_not = "no file " + d.file + " beside the report";
     } else {
       std::string svg = read_file(file);
       while (!svg.empty() && (svg.back() == '\n' || svg.back() == '\r' || svg.back() == ' ')) svg.pop_back();
       if (only_drawing(svg)) d.svg = with_id(svg, "drawing-" + id_of(r.lab) + "-" + std::to_string(out.size() + 1)) + "\n";
-      else d.why_not = file.string() + " holds more than a drawing of the grader's";
+      else d.why_not = d.file + " holds more than a drawing of the grader's";
     }
     out.push_back(d);
   }
@@ -153,6 +196,18 @@ std::string student_report_html(const std::string& student, const std::vector<La
   std::ostringstream o;
   o << "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<title>" << head << "</title>\n<style>\n"
     << kStyle << "</style>\n</head>\n<body>\n<h1>" << head << "</h1>\n";
+  // First what a student reads first: the points of each lab, then the lines that lost points.
+  o << "<table class=\"labs\">\n<thead><tr><th>lab</th><th>points</th></tr></thead>\n<tbody>\n";
+  for (const LabSpec& s : specs) {
+    const auto it = results.find({student, s.lab});
+    o << "<tr><td>" << xml_escape(s.lab + " — " + s.title) << "</td><td class=\"points\">"
+      << (it == results.end() ? std::string("not graded")
+                              : format_points(it->second.points()) + " / " + format_points(it->second.max_points()) +
+                                    (it->second.status == LabStatus::Graded ? "" : " (" + word(it->second.status) + ")"))
+      << "</td></tr>\n";
+  }
+  o << "</tbody>\n</table>\n";
+  lost_points_html(o, specs, results, student);
   for (const LabSpec& s : specs) {
     const auto it = results.find({student, s.lab});
     o << "<section id=\"lab-" << id_of(s.lab) << "\">\n<h2>" << xml_escape(s.lab + " — " + s.title) << ": ";

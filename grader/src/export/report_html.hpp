@@ -12,7 +12,8 @@ namespace grader {
 
 // One drawing a result's notes name ("drawing <path>.svg (...)"), as found in the report's folder.
 struct InlineDrawing {
-  std::string file;     // its file name, <lab>-<kernel>[-groupN].svg
+  std::string file;     // its file name, <lab>-<kernel>[-groupN].svg, relative to the report
+  std::string caption;  // the note without its path: "<file> (<kernel>, work-group ...): ..."
   std::string svg;      // the <svg> element, its id "drawing-<lab>-<n>" (n from 1); "" when left out
   std::string why_not;  // why it is left out: not found in the folder, or holding more than a drawing
 };
@@ -24,9 +25,16 @@ struct InlineDrawing {
 // in the folder by an earlier run is not shown.
 std::vector<InlineDrawing> inline_drawings(const LabResult& r, const std::filesystem::path& folder);
 
-// report.html: what report.md says (every lab's points, kernel file, notes, status, points by kind,
-// late penalty, and a table of its lines with the check's label PASS/PART/FAIL/SKIP, the status,
-// the points and the message and hint), and each lab's drawings from `folder`.
+// `note` as a report shows it: a drawing note ("drawing <path>.svg (...): ...") with its path cut
+// to the file name (the drawings lie beside the report); any other note as it is.
+std::string drawing_note_as_shown(const std::string& note);
+
+// report.html, in the order a student reads it: the points of each lab, then the lines that lost
+// points with their messages and hints; then each lab as report.md has it (kernel file, status,
+// points by kind, late penalty, notes, and a table of its lines with the check's label
+// PASS/PART/FAIL/SKIP, the status, the points and the message and hint), and under it each of its
+// drawings from `folder`, folded (<details>), its caption above it. Drawings are named by their
+// file name, relative to the report, never by the grading machine's path.
 std::string student_report_html(const std::string& student, const std::vector<LabSpec>& specs, const ResultMap& results,
                                  const std::filesystem::path& folder);
 
