@@ -390,3 +390,40 @@ TEST_CASE("lab 07: the spec grades both block sizes apart, min through the build
   for (const auto& one : both)
     CHECK(grader::lab_driver(lab07::kLab).run_case(test::runtime(), kSolution(), "ImagePyramid.cl", one).at("wrong").is_null());
 }
+
+// The program's witness of a failed --check runs lab 07's own size options, capped, and leaves out
+// Oclgrind's uninitialized-value check, which reports every texel read from an image (the solution's
+// too): a kernel right under Oclgrind and wrong on the device is the device's fault, not blamed on
+// those reports.
+TEST_CASE("lab 07: a failed --check is witnessed at 256 x 256 without Oclgrind's image-blind uninitialized check") {
+  test::TempDir dir;
+  const std::string solution = test::read(kit::lab_file(lab07::kLab, lab07::kKernelFile, true));
+  const std::string write = "    write_imagef(dst, out, (float4)(PICK(PICK(a, b), PICK(c, d)), 0.0f, 0.0f, 1.0f));";
+  // Wrong on PoCL (OpenCL 3.0) only: Oclgrind (OpenCL 1.2) builds the right line.
+  test::write(dir / "ImagePyramid.cl",
+              test::replace_once(solution, write,
+                                 "#if __OPENCL_VERSION__ >= 200\n"
+                                 "    write_imagef(dst, out, (float4)(PICK(PICK(a, b), PICK(c, d)) + 1.0f, 0.0f, 0.0f, 1.0f));\n#else\n" +
+                                     write + "\n#endif"));
+  const auto run = test::run_program("07-image-max-pyramid", "--check --width 300 --height 300 --block 2 --repeats 1 -k '" +
+                                                                 (dir / "ImagePyramid.cl").string() + "'");
+  CAPTURE(run.output);
+  CHECK(run.output.find("CHECK FAILED 2x2: level 1 of 9") != std::string::npos);
+  CHECK(run.output.find("(smaller, to take seconds: --width 256, --height 256)") != std::string::npos);
+  CHECK(run.output.find("uninitialized value") == std::string::npos);  // no report of Oclgrind's image-blind check
+  CHECK(run.output.find("DEVICE: the check fails on the device, but under Oclgrind the smaller check computed the right result "
+                        "and Oclgrind found no invalid access, data race or barrier divergence") != std::string::npos);
+  CHECK(run.output.find("(Oclgrind's --uninitialized is left out in this lab: Oclgrind 21.10 does not track what an image holds") !=
+        std::string::npos);
+  CHECK(run.exit_code == 0);
+
+  // The starter: wrong under Oclgrind too, and the command shown to run it is lab 07's, without -n
+  // and without the uninitialized check.
+  const auto starter = test::run_program("07-image-max-pyramid", "--check --width 300 --height 300 --block 2 --repeats 1");
+  CAPTURE(starter.output);
+  CHECK(starter.exit_code == 1);
+  CHECK(starter.output.find("under Oclgrind too, the check fails") != std::string::npos);
+  CHECK(starter.output.find("\n  oclgrind --data-races --uniform-writes --build-options -O0 ") != std::string::npos);
+  CHECK(starter.output.find("--width 256 --height 256\n") != std::string::npos);
+  CHECK(starter.output.find(" -n ") == std::string::npos);
+}

@@ -502,3 +502,24 @@ TEST_CASE("lab 08: a failed contention check names what ran the launches in the 
   CHECK(gpu.message.find("5 of 5 launches on 132 compute units gave a wrong total") == 0);
   CHECK(gpu.message.find("PoCL") == std::string::npos);
 }
+
+// Oclgrind runs work-groups one after another and reports the single pass's and the compare-and-swap
+// loop's allowed reads as races: lab 08's witness leaves its race check out, and a right result under
+// it does not clear a kernel (no DEVICE verdict), it says what Oclgrind cannot tell.
+TEST_CASE("lab 08: a failed --check's witness says what Oclgrind cannot tell in this lab, and clears no kernel") {
+  test::TempDir dir;
+  const std::string solution = test::read(kit::lab_file(lab08::kLab, lab08::kKernelFile, true));
+  // Wrong on PoCL (OpenCL 3.0) only: Oclgrind (OpenCL 1.2) builds the right line.
+  test::write(dir / "AtomicsScan.cl", test::replace_once(solution, "        result[0] = scratch[0];\n",
+                                                         "#if __OPENCL_VERSION__ >= 200\n        result[0] = scratch[0] + 1.0f;\n#else\n"
+                                                         "        result[0] = scratch[0];\n#endif\n"));
+  const auto run = test::run_program("08-atomics-and-scan", "--check --part single-pass -n 1000 -l 64 --repeats 1 -k '" +
+                                                                (dir / "AtomicsScan.cl").string() + "'");
+  CAPTURE(run.output);
+  CHECK(run.exit_code == 1);
+  CHECK(run.output.find("Witness: running the same check under Oclgrind") != std::string::npos);
+  CHECK(run.output.find("DEVICE") == std::string::npos);
+  CHECK(run.output.find("data race at") == std::string::npos);  // the allowed reads are not reported as the kernel's fault
+  CHECK(run.output.find("computed the right result and Oclgrind found nothing, which does not clear the kernel here") != std::string::npos);
+  CHECK(run.output.find("Oclgrind cannot tell in this lab: it runs the work-groups one after another") != std::string::npos);
+}

@@ -22,7 +22,7 @@ struct WitnessSize {
 // so a right result with no finding does not clear the kernel: no DEVICE verdict in that lab.
 struct WitnessBlindSpot {
   std::string check;
-  std::string why;  // in words that follow "not checked here: " or "Oclgrind cannot tell: "
+  std::string why;  // in words that follow "Oclgrind's --check is left out in this lab: " or "Oclgrind cannot tell in this lab: "
 };
 
 // What differs between the labs' witnesses, kept as each lab's data (its header's kWitness): the
