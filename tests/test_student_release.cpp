@@ -122,6 +122,24 @@ TEST_CASE("make student-release: no solution line, no hidden case, and the relea
   CHECK(solution.output.find("speed estimate against the solution") != std::string::npos);
   CHECK(solution.output.find("This is an estimate: the graded figure comes from the course's grading machine") != std::string::npos);
   CHECK_FALSE(fs::exists(dest / "grader/reference/06-cascade-reduction.baseline.cl"));  // the solution is not shipped
+
+  // The release stores its starters' hashes: `grader grade` in a student's own copy, whose labs/
+  // holds the student's edited kernel, screens against the released starter, not that file.
+  const json starters = json::parse(test::read(dest / "grader/release-starters.json"));
+  CHECK(starters["labs"].size() == 8);
+  const fs::path mine = dest / "labs/03-array-mult-reduce/ArrayMultReduce.cl";
+  const std::string released = test::read(mine);
+  test::write(mine, test::read(kit::root() / "solutions/03-array-mult-reduce/ArrayMultReduce.cl"));  // the student's work
+  test::write(dir / "class" / "stu" / "ArrayMultReduce.cl", test::read(mine));
+  test::write(dir / "class" / "lazy" / "ArrayMultReduce.cl", released);
+  const auto graded = test::run_command("KIT_ROOT='" + dest.string() + "' '" + std::string(KIT_BIN_DIR) + "/grader' grade --labs 03 --submissions '" +
+                                        (dir / "class").string() + "' --out '" + (dir / "out").string() + "'");
+  REQUIRE_MESSAGE(graded.exit_code == 0, graded.output);
+  const json stu = json::parse(test::read(dir / "out" / "stu" / "report.json"))["labs"][0];
+  const json lazy = json::parse(test::read(dir / "out" / "lazy" / "report.json"))["labs"][0];
+  CHECK(stu["status"] == "graded");
+  CHECK(stu["points"] == stu["max_points"]);
+  CHECK(lazy["status"] == "unchanged-starter");
 }
 
 TEST_CASE("make student-release LABS=...: only those labs, and the labs that build on earlier ones release alone") {

@@ -305,8 +305,14 @@ LabResult grade_lab(const LabSpec& spec, const LabReference& reference, const st
     for (const std::string& p : problems) all += (all.empty() ? "" : "\n") + p;
     return unbuilt(r, LabStatus::Rejected, all);
   }
-  const std::filesystem::path starter = (s.starters.empty() ? kit::root() / "labs" : s.starters) / spec.lab / spec.kernel_file;
-  if (s.starter_check && same_as_starter(source, found->path, starter))
+  // The pristine starter: a folder of them where one is given, else the hashes stored with the kit
+  // or the release (never the kit's labs/, which a student may have edited).
+  const auto unchanged = [&] {
+    if (!s.starters.empty()) return same_as_starter(source, found->path, s.starters / spec.lab / spec.kernel_file);
+    const std::optional<std::string> stored = stored_starter_hash(kit::root(), spec.lab, spec.kernel_file);
+    return stored && *stored == starter_hash(source);
+  };
+  if (s.starter_check && unchanged())
     return unbuilt(r, LabStatus::UnchangedStarter, found->relative + " is unchanged from the starter (labs/" + spec.lab + "/" +
                                                        spec.kernel_file + ", outside comments and spacing): 0 points");
   if (s.phases) (*s.phases)["screening"] += since(start);

@@ -35,7 +35,8 @@ struct GradeSettings {
   std::string build_service{};
   // Where the labs' starters are, as labs/ of the kit: <starters>/<lab>/<kernel file>. A kernel
   // equal to its starter outside comments and spacing is "unchanged-starter" before anything is
-  // built. Empty: kit::root() / "labs". `grader check` turns the test off (starter_check): a
+  // built. Empty: the hashes stored in the kit's or the release's grader/ (stored_starter_hash in
+  // judge/graded_kernels.hpp), not labs/, which a student may have edited. `grader check` turns the test off (starter_check): a
   // student checking an untouched lab is shown what its cases compute, with their hints.
   std::filesystem::path starters{};
   bool starter_check = true;

@@ -26,6 +26,24 @@ std::string code_without_comments(const std::string& source);
 // its labs/) or is `kernel` itself (`grader check` on the kit's own labs/).
 bool same_as_starter(const std::string& source, const std::filesystem::path& kernel, const std::filesystem::path& starter);
 
+// The pristine starters a submission is screened against, as hashes: the SHA-256 of each lab's
+// starter kernel after code_without_comments, by lab, in
+//   - grader/release-starters.json of a student release, written by `grader release-specs` from
+//     the kit's starters when the release is made (a student's own copy has only edited ones), or
+//   - grader/starters.json of the full kit, committed with the starters (a test keeps it equal to
+//     labs/; `grader release-specs --kit-starters` rewrites it), so that a kernel edited in the
+//     kit's labs/ is not taken for its own starter.
+// {"about": "...", "labs": {"03-array-mult-reduce": {"file": "ArrayMultReduce.cl", "sha256": "..."}}}
+inline constexpr const char* kReleaseStartersFile = "release-starters.json";
+inline constexpr const char* kKitStartersFile = "starters.json";
+std::string starter_hash(const std::string& source);
+// The hashes of `labs`' starters: <labs_dir>/<lab>/<kernel file>, each pair (lab, kernel file).
+json starter_hashes(const std::filesystem::path& labs_dir, const std::vector<std::pair<std::string, std::string>>& labs);
+// The stored hash of `lab`'s starter `kernel_file` under `kit_root`: release-starters.json where
+// there is one, else starters.json; nullopt where neither holds the lab. Throws kit::Error naming
+// the file and the field when a file is not of the form above or names another kernel file.
+std::optional<std::string> stored_starter_hash(const std::filesystem::path& kit_root, const std::string& lab, const std::string& kernel_file);
+
 // Whether `r` quotes the kernel file `shown_as` anywhere (a "file:line" position, a build log).
 bool quotes_the_file(const LabResult& r, const std::string& shown_as);
 
