@@ -360,3 +360,15 @@ TEST_CASE("lab 06 in a release: --vs-solution and --solution say they are the fu
   const auto kit_help = test::run_program("06-cascade-reduction", "--help");
   CHECK(kit_help.output.find("--vs-solution") != std::string::npos);
 }
+
+// The one-thread recipe (README): a kernel on one PoCL thread against OpenMP on one thread. With
+// POCL_MAX_PTHREAD_COUNT set and OMP_NUM_THREADS not, the program gives OpenMP the same count; a
+// count the user sets stands.
+TEST_CASE("lab 06 --vs-openmp: OpenMP runs on as many threads as POCL_MAX_PTHREAD_COUNT gives PoCL, unless OMP_NUM_THREADS says otherwise") {
+  const std::string program = "'" + std::string(KIT_BIN_DIR) + "/06-cascade-reduction' --solution --vs-openmp -n 64Ki --combine host --repeats 1";
+  const auto one = test::run_command("env -u OMP_NUM_THREADS -u OMP_WAIT_POLICY POCL_MAX_PTHREAD_COUNT=1 " + program);
+  CHECK_MESSAGE(one.exit_code == 0, one.output);
+  CHECK_MESSAGE(one.output.find("OpenMP parallel for simd reduction, 1 thread: best ") != std::string::npos, one.output);
+  const auto chosen = test::run_command("env -u OMP_WAIT_POLICY POCL_MAX_PTHREAD_COUNT=1 OMP_NUM_THREADS=2 " + program);
+  CHECK_MESSAGE(chosen.output.find("OpenMP parallel for simd reduction, 2 threads: best ") != std::string::npos, chosen.output);
+}
