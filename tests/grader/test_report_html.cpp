@@ -209,7 +209,8 @@ TEST_CASE("report.html leads with each lab's points and the lines that lost poin
   r.kernel = "ArrayMultReduce.cl";
   r.status = grader::LabStatus::Graded;
   r.cases = {{"one work-group of 8", true, 1, 1, grader::CaseStatus::Passed, "", ""},
-             {"two work-groups of 64", true, 0, 2, grader::CaseStatus::Wrong, "work-group 1: expected 6, got 3", "add every product"}};
+             {"two work-groups of 64", true, 0, 2, grader::CaseStatus::Wrong, "work-group 1: expected 6, got 3", "add every product"},
+             {"four work-groups of 64", true, 0, 2, grader::CaseStatus::Wrong, "work-group 2: expected 6, got 3", "add every product"}};
   const std::string svg = "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"10\" height=\"10\"><line x1=\"0\" y1=\"0\" x2=\"5\" y2=\"5\"/></svg>\n";
   test::write(dir / "03-array-mult-reduce-ArrayMultReduce.svg", svg);
   test::write(dir / "03-array-mult-reduce-ArrayMultReduce-group1.svg", svg);
@@ -234,13 +235,19 @@ TEST_CASE("report.html leads with each lab's points and the lines that lost poin
   CHECK(wrong < section);
   CHECK(page.find("hint: add every product", lost) < section);
   CHECK(page.find("one work-group of 8", lost) > section);  // a line with its full points is not among them
+  // The same hint on the next line is not repeated there.
+  const std::size_t four = page.find("four work-groups of 64, 0 / 2 (wrong)", lost);
+  CHECK(four < section);
+  CHECK(page.find("hint: as for the line above", four) < page.find("</li>", four));
   // Each drawing folded under the lab's lines, its caption (the note, by file name) above it.
   const std::size_t table = page.find("<table>\n<thead><tr><th>line</th>", section);
   REQUIRE(table != std::string::npos);
   std::size_t at = table;
   for (const std::string file : {"03-array-mult-reduce-ArrayMultReduce.svg", "03-array-mult-reduce-ArrayMultReduce-group1.svg"}) {
     CAPTURE(file);
-    const std::size_t details = page.find("<details class=\"drawing\">\n<summary>Drawing " + file + "</summary>", at);
+    const std::string group = file.find("group1") == std::string::npos ? "0" : "1";
+    const std::size_t details =
+        page.find("<details class=\"drawing\">\n<summary>Drawing: ArrayMultReduce, work-group " + group + " (" + file + ")</summary>", at);
     REQUIRE(details != std::string::npos);
     const std::size_t caption = page.find("<figcaption>" + file + " (ArrayMultReduce, work-group ", details);
     const std::size_t drawing = page.find("<svg id=", details);
@@ -254,7 +261,7 @@ TEST_CASE("report.html leads with each lab's points and the lines that lost poin
 
   // Every line full: the list says so.
   grader::LabResult full = r;
-  full.cases.pop_back();
+  full.cases.resize(1);
   results[{r.student, r.lab}] = full;
   CHECK(grader::student_report_html(r.student, {spec}, results, dir.path).find("<p>None: every line has its full points.</p>") != std::string::npos);
 }

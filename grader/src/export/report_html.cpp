@@ -85,7 +85,11 @@ void drawings_html(std::ostream& o, const LabResult& r, const std::filesystem::p
     }
     // draw_lab puts the course solution's panel to the right of the kernel's: past a narrow page's edge.
     const bool beside = d.svg.find(">the course solution (") != std::string::npos;
-    o << "<details class=\"drawing\">\n<summary>Drawing " << xml_escape(d.file) << "</summary>\n<figure>\n<figcaption>"
+    // The summary: what is drawn, "(<kernel>, work-group ...)" of the caption, and the file.
+    const std::size_t open = d.caption.find(" ("), close = d.caption.find(')', open);
+    const std::string what = open == std::string::npos || close == std::string::npos ? "" : d.caption.substr(open + 2, close - open - 2);
+    o << "<details class=\"drawing\">\n<summary>Drawing" << (what.empty() ? "" : ": " + xml_escape(what)) << " (" << xml_escape(d.file)
+      << ")</summary>\n<figure>\n<figcaption>"
       << xml_escape(d.caption)
       << (beside ? "<br>\nThe kernel, and to its right the course solution's drawing (scroll sideways where the page is narrower)." : "")
       << "</figcaption>\n" << d.svg << "</figure>\n</details>\n";
@@ -96,6 +100,7 @@ void drawings_html(std::ostream& o, const LabResult& r, const std::filesystem::p
 void lost_points_html(std::ostream& o, const std::vector<LabSpec>& specs, const ResultMap& results, const std::string& student) {
   std::ostringstream items;
   for (const LabSpec& s : specs) {
+    std::string last_hint;  // a hint the line above gave is not repeated
     const auto it = results.find({student, s.lab});
     if (it == results.end()) continue;
     const LabResult& r = it->second;
@@ -108,7 +113,9 @@ void lost_points_html(std::ostream& o, const std::vector<LabSpec>& specs, const 
             << (c.visible ? "" : " <em>(hidden)</em>") << ", " << format_points(c.points) << " / " << format_points(c.max_points) << " ("
             << xml_escape(word(c.status)) << ")";
       if (!c.message.empty()) items << ": " << html_text(c.message);
-      if (!c.hint.empty()) items << "<br>\n<span class=\"hint\">hint: " << html_text(c.hint) << "</span>";
+      if (!c.hint.empty())
+        items << "<br>\n<span class=\"hint\">hint: " << (c.hint == last_hint ? std::string("as for the line above") : html_text(c.hint)) << "</span>";
+      last_hint = c.hint;
       items << "</li>\n";
     }
   }
