@@ -212,7 +212,7 @@ bool agrees(const std::string& lab_hint, const std::vector<const OclgrindFinding
     if (f->kind == "data-race" && across_groups(*f) && lab_hint.find("atomic") != std::string::npos) return true;
     if (f->kind == "data-race" && !across_groups(*f) && lab_hint.find("barrier") != std::string::npos) return true;
     if (f->kind == "invalid-access")
-      for (const char* words : {"past the end", "past the last", "out-of-bounds", "out of bounds"})
+      for (const char* words : {"past", "bounds", "index"})  // an element read or written past an array's end, an index
         if (lab_hint.find(words) != std::string::npos) return true;
   }
   return false;

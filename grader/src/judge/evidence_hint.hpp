@@ -33,7 +33,7 @@ std::string result_stored_past_end(const OclgrindFinding& write, const std::stri
 // with) and the findings of its run under Oclgrind on `where`. Where a finding decides the result,
 // the findings lead, each with what the code around it shows; the lab's hint follows only where
 // nothing was shown and it agrees with a finding (a barrier for a race in one work-group, an atomic
-// update for a race between work-groups, an index past the end for an invalid access); else a
+// update for a race between work-groups, an index or an element past an end for an invalid access); else a
 // sentence says that no cause is read from an undefined result. Where no finding decides the
 // result, the lab's hint comes first and the findings after it. The compiler's warnings end it.
 std::string hint_with_evidence(const std::string& lab_hint, const std::vector<OclgrindFinding>& findings, const std::string& where,
