@@ -75,12 +75,13 @@ TEST_CASE("a kernel that reads past its input and races is told both, then the m
   const std::string block = failed_block(output, "rung 4 (first add): N below L: 7 elements, L = 32");
   const std::size_t read = block.find("hint: Oclgrind, on this case: invalid read of size 4 at global memory (kernel reduce4_first_add)");
   const std::size_t race = block.find("It also found: read-write data race in local memory (kernel reduce4_first_add)");
-  const std::size_t loop = block.find("Reduce4_first_add's tree loop (line 117) has no barrier");
+  const std::size_t loop = block.find("reduce4_first_add's tree loop (line 117) has no barrier");
   REQUIRE(read != std::string::npos);
   REQUIRE(race != std::string::npos);
   REQUIRE(loop != std::string::npos);
   CHECK(read < race);
   CHECK(race < loop);
+  CHECK(block.find("lock-step") == std::string::npos);  // a tree loop's race, not a warp-synchronous tail
 }
 
 TEST_CASE("lab 03's screening suggests the rename: lab 01's name with lab 03's parameters, or another name with two swapped") {

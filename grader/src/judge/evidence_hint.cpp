@@ -139,21 +139,25 @@ std::string unbarriered_tail(const OclgrindFinding& race, const std::string& sou
   const int first = std::min(race.sites[0].line, race.sites[1].line), last = std::max(race.sites[0].line, race.sites[1].line);
   const std::size_t last_end = line_end(code, last);
   std::optional<Tail> tail;
-  // Outward from the first line: the blocks that hold both lines, up to an `if` that picks work-items.
-  for (std::size_t brace = enclosing_brace(code, line_start(code, first)); brace != std::string::npos && !tail;
+  // Outward from the first line to its function: the blocks that hold both lines; the first `if`
+  // among them that picks work-items, with no barrier from it to the later line, and no loop
+  // around it (a loop's race is the tree loop's missing barrier, which the lab tells).
+  for (std::size_t brace = enclosing_brace(code, line_start(code, first)); brace != std::string::npos;
        brace = enclosing_brace(code, brace)) {
     const std::size_t close = closing_brace(code, brace);
     if (close == std::string::npos || close < last_end) return "";  // the lines are not in one block
-    if (has_barrier(code.substr(brace, last_end - brace))) return "";
     const std::optional<Header> h = header_before(code, brace);
     if (!h) return "";
     const bool is_volatile = code.substr(brace, last_end - brace).find("volatile") != std::string::npos;
     if (h->word == "if") {
-      if (!picks_work_items(h->inside)) return "";
-      tail = Tail{h->inside, line_of(code, h->at), is_volatile};
+      if (!tail && picks_work_items(h->inside) && !has_barrier(code.substr(brace, last_end - brace)))
+        tail = Tail{h->inside, line_of(code, h->at), is_volatile};
     } else if (h->word == "for" || h->word == "while" || h->word == "switch") {
-      return "";  // a loop's race is the tree loop's missing barrier, told by the lab
+      return "";
+    } else if (tail) {
+      break;  // the function that holds the `if`
     } else {
+      if (has_barrier(code.substr(brace, last_end - brace))) return "";
       // A function's body: the lines race when every call of it stands under one such `if`.
       const std::regex call("\\b" + h->word + R"(\s*\()");
       std::optional<Tail> under;
@@ -168,6 +172,7 @@ std::string unbarriered_tail(const OclgrindFinding& race, const std::string& sou
       if (calls == 0 || !under) return "";
       const bool volatile_params = code.substr(h->at, brace - h->at).find("volatile") != std::string::npos;
       tail = Tail{under->condition, under->line, is_volatile || volatile_params};
+      break;
     }
   }
   if (!tail) return "";
@@ -247,7 +252,10 @@ std::string hint_with_evidence(const std::string& lab_hint, const std::vector<Oc
   while (!guess.empty() && guess.back() == ' ') guess.pop_back();
   std::string text = evidence;
   if (!guess.empty() && !explained && agrees(guess, named)) {
-    guess[0] = char(std::toupper(static_cast<unsigned char>(guess[0])));
+    // A sentence starts upper case, unless it starts with a name of the code (reduce4_first_add's).
+    const std::string first_word = guess.substr(0, guess.find_first_of(" '("));
+    if (std::all_of(first_word.begin(), first_word.end(), [](char c) { return std::islower(static_cast<unsigned char>(c)); }))
+      guess[0] = char(std::toupper(static_cast<unsigned char>(guess[0])));
     text += " " + with_stop(guess);
   } else if (!guess.empty() && !explained)
     text += " A race or an access out of bounds leaves the result undefined, so no other cause is read from it: fix this "
