@@ -172,7 +172,7 @@ std::string evidence(const Case& c, const Inputs& in, const Outputs& out, const 
   const bool all_zero = std::all_of(out.partials.begin(), out.partials.end(), [](float p) { return p == 0; });
   if (std::isnan(m.got))
     return "dC[" + std::to_string(m.group) + "] was never written: work-item 0 of each work-group must store "
-           "its sum in dC[get_group_id(0)]" + std::string(kit::stores_at_global_id(code, "dC") ? " (not dC[get_global_id(0)])" : "");
+           "its sum in dC[get_group_id(0)]" + std::string(kit::stores_at_global_id(kit::kernel_body(code, kSignature.name).text, "dC") ? " (not dC[get_global_id(0)])" : "");
   if (all_zero) return "every work-group's sum is 0: is each product stored in prods[tnum] before the tree starts?";
   // A tree loop without a barrier races: what it gives depends on which work-items ran first and on
   // what local memory held before (PoCL runs a work-group's work-items one after another between

@@ -99,7 +99,8 @@ TEST_CASE("a missing kernel names the kernels the file declares and the one that
   const auto near = screen("kernel void helper(global float *x) { x[0] = 0; }\n" + renamed);
   REQUIRE(near.size() == 1);
   CHECK(near[0].find("no kernel named ArrayMultReduce is declared; the file declares helper, ArrayMultReduction "
-                     "(rename ArrayMultReduction to ArrayMultReduce); the lab expects:") != std::string::npos);
+                     "(rename ArrayMultReduction to ArrayMultReduce: its parameters are the ones the lab passes); the lab expects:") !=
+        std::string::npos);
   const auto other = screen("kernel void sum(global float *x) { x[0] = 0; }\n");
   REQUIRE(other.size() == 1);
   CHECK(other[0].find("; the file declares sum; the lab expects:") != std::string::npos);  // too far to be a misspelling

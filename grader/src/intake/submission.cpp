@@ -8,15 +8,57 @@
 namespace grader {
 namespace {
 
-// The kernels `code` (comments removed) declares, in order. Attributes may stand between the
-// qualifier and the name: kernel __attribute__((...)) void f(
-std::vector<std::string> declared_kernels(const std::string& code) {
+// A kernel `code` (comments removed) declares: its name and its parameters' declarations.
+struct DeclaredKernel {
+  std::string name;
+  std::vector<std::string> params;
+};
+
+// The kernels `code` declares, in order. Attributes may stand between the qualifier and the name:
+// kernel __attribute__((...)) void f(
+std::vector<DeclaredKernel> declared_kernels(const std::string& code) {
   static const std::regex declared(R"(\b(__)?kernel\b[^;{}]*?\bvoid\s+([A-Za-z_][A-Za-z_0-9]*)\s*\()");
-  std::vector<std::string> names;
-  for (auto it = std::sregex_iterator(code.begin(), code.end(), declared); it != std::sregex_iterator(); ++it)
-    names.push_back((*it)[2].str());
-  return names;
+  std::vector<DeclaredKernel> kernels;
+  for (auto it = std::sregex_iterator(code.begin(), code.end(), declared); it != std::sregex_iterator(); ++it) {
+    DeclaredKernel k{(*it)[2].str(), {}};
+    std::string param;
+    int depth = 0;
+    for (std::size_t i = std::size_t(it->position(0) + it->length(0)); i < code.size(); ++i) {
+      const char c = code[i];
+      if (depth == 0 && (c == ',' || c == ')')) {
+        if (param.find_first_not_of(" \t\r\n") != std::string::npos) k.params.push_back(param);
+        param.clear();
+        if (c == ')') break;
+        continue;
+      }
+      depth += c == '(' ? 1 : c == ')' ? -1 : 0;
+      param += c;
+    }
+    kernels.push_back(k);
+  }
+  return kernels;
 }
+
+bool same_shape(const std::string& a, const std::string& b) {
+  const kit::ParamShape x = kit::param_shape(a), y = kit::param_shape(b);
+  return x.space == y.space && x.type == y.type;
+}
+
+// How `declared` differs from the parameters `wanted`: "" when their address spaces and types
+// agree one by one, "swapped i and j" (1-based) when exchanging two of them makes them agree, else
+// "other".
+std::string parameters_differ(const std::vector<std::string>& declared, const std::vector<std::string>& wanted) {
+  if (declared.size() != wanted.size()) return "other";
+  std::vector<std::size_t> differ;
+  for (std::size_t i = 0; i < wanted.size(); ++i)
+    if (!same_shape(declared[i], wanted[i])) differ.push_back(i);
+  if (differ.empty()) return "";
+  if (differ.size() == 2 && same_shape(declared[differ[0]], wanted[differ[1]]) && same_shape(declared[differ[1]], wanted[differ[0]]))
+    return "swapped " + std::to_string(differ[0] + 1) + " and " + std::to_string(differ[1] + 1);
+  return "other";
+}
+
+
 
 // The name of `names` nearest to `wanted` when it is a likely misspelling: at most a third of its
 // letters away (case aside), "" otherwise.
@@ -43,6 +85,41 @@ std::string nearest_name(const std::string& wanted, const std::vector<std::strin
     if (row[b.size()] < best_distance) best_distance = row[b.size()], best = name;
   }
   return best;
+}
+
+// What to tell of a file that declares `found` but not kernel `k`: the kernel to rename (one whose
+// parameters are the lab's, or whose name is a likely misspelling of k's) and, where two of its
+// parameters stand in each other's place, which; "" when no kernel of the file is near.
+std::string rename_advice(const kit::KernelSignature& k, const std::vector<DeclaredKernel>& found,
+                          const std::vector<kit::KernelSignature>& kernels) {
+  const auto expected_elsewhere = [&](const std::string& name) {
+    return std::any_of(kernels.begin(), kernels.end(), [&](const kit::KernelSignature& s) { return s.name == name; });
+  };
+  const DeclaredKernel* pick = nullptr;
+  for (const DeclaredKernel& d : found)  // the lab's parameters, under another name
+    if (!pick && !expected_elsewhere(d.name) && parameters_differ(d.params, k.params).empty()) pick = &d;
+  for (const DeclaredKernel& d : found)  // two parameters swapped
+    if (!pick && !expected_elsewhere(d.name) && parameters_differ(d.params, k.params).rfind("swapped", 0) == 0) pick = &d;
+  if (!pick) {
+    std::vector<std::string> names;
+    for (const DeclaredKernel& d : found)
+      if (!expected_elsewhere(d.name)) names.push_back(d.name);
+    const std::string near = nearest_name(k.name, names);
+    for (const DeclaredKernel& d : found)
+      if (d.name == near) pick = &d;
+  }
+  if (!pick) return "";
+  std::string advice = " (rename " + pick->name + " to " + k.name;
+  const std::string differ = parameters_differ(pick->params, k.params);
+  if (differ.empty()) return advice + ": its parameters are the ones the lab passes)";
+  if (differ.rfind("swapped ", 0) == 0) {
+    const std::size_t i = std::stoul(differ.substr(8)) - 1, j = std::stoul(differ.substr(differ.rfind(' ') + 1)) - 1;
+    return advice + ", and swap its parameters " + std::to_string(i + 1) + " and " + std::to_string(j + 1) + ": the lab passes " +
+           k.params[i] + " as parameter " + std::to_string(i + 1) + " and " + k.params[j] + " as parameter " +
+           std::to_string(j + 1) + ", and " + pick->name + " declares " + trimmed(pick->params[i]) + " and " +
+           trimmed(pick->params[j]) + " there)";
+  }
+  return advice + ", with the lab's parameters)";
 }
 
 // Length of the valid UTF-8 sequence starting at s[i], or 0 when it is not valid.
@@ -210,17 +287,15 @@ std::vector<std::string> screen_kernel_source(const std::string& bytes, const st
                        (reads ? "a submission is this one file, and it may not read others"
                               : "only #define, #undef, #if, #ifdef, #ifndef, #elif, #else, #endif, #pragma, #error and #warning are"));
   }
-  const std::vector<std::string> found = declared_kernels(code);
+  const std::vector<DeclaredKernel> found = declared_kernels(code);
   for (const kit::KernelSignature& k : kernels) {
-    if (std::find(found.begin(), found.end(), k.name) != found.end()) continue;
+    if (std::any_of(found.begin(), found.end(), [&](const DeclaredKernel& d) { return d.name == k.name; })) continue;
     std::string also;
     if (found.empty()) also = "; the file declares no kernel";
     else {
       std::string names;
-      for (const std::string& f : found) names += (names.empty() ? "" : ", ") + f;
-      also = "; the file declares " + names;
-      const std::string near = nearest_name(k.name, found);
-      if (!near.empty()) also += " (rename " + near + " to " + k.name + ")";
+      for (const DeclaredKernel& f : found) names += (names.empty() ? "" : ", ") + f.name;
+      also = "; the file declares " + names + rename_advice(k, found, kernels);
     }
     problems.push_back(shown_as + ": no kernel named " + k.name + " is declared" + also + "; the lab expects:\n    " + k.text());
   }

@@ -9,6 +9,7 @@
 #include "core/files.hpp"
 #include "isolation/case_runs.hpp"
 #include "isolation/fresh_memory.hpp"
+#include "judge/evidence_hint.hpp"
 #include "kit/errors.hpp"
 #include "oclgrind/allowances.hpp"
 #include "oclgrind/checks.hpp"
@@ -155,13 +156,20 @@ void add_case_evidence(const LabSpec& spec, const GradeSettings& s, const std::f
   if (!spec.safety || spec.safety->runs.empty() || find_oclgrind().empty()) return;
   const SafetySpec& safety = *spec.safety;
   std::map<std::string, bool> examined;  // per kernel key
+  // Per kernel key: the case run under Oclgrind and what it found that decides a result.
+  std::map<std::string, std::pair<std::string, std::vector<OclgrindFinding>>> decided;
   int runs = 0;
   for (CaseResult& c : r.cases) {
     if (c.kind != CaseKind::Case || !c.visible || (c.status != CaseStatus::Wrong && c.status != CaseStatus::Crashed)) continue;
     const auto spec_case = std::find_if(spec.cases.begin(), spec.cases.end(), [&](const CaseSpec& sc) { return sc.name == c.name; });
     if (spec_case == spec.cases.end()) continue;
     const std::string key = kernel_key(safety, spec_case->params);
-    if (examined[key]) continue;
+    if (examined[key]) {
+      // The same kernel: what its first wrong case showed holds here too (it is not run again).
+      if (const auto d = decided.find(key); d != decided.end())
+        c.hint = hint_with_evidence(c.hint, d->second.second, "the case \"" + d->second.first + "\" of the same kernel", source, shown_as);
+      continue;
+    }
     examined[key] = true;
     const std::optional<json> instead = stand_in(safety, spec_case->params);
     std::string where = "this case", why_not;
@@ -181,8 +189,11 @@ void add_case_evidence(const LabSpec& spec, const GradeSettings& s, const std::f
         continue;
       }
     }
-    if (const OclgrindFinding* f = first_finding(run.findings))
-      c.hint += joiner(c.hint) + evidence_sentence(*f, where, source, shown_as);
+    c.hint = hint_with_evidence(c.hint, run.findings, where, source, shown_as);
+    std::vector<OclgrindFinding> deciding;
+    for (const OclgrindFinding* f : findings_to_name(run.findings))
+      if (decides_result(*f)) deciding.push_back(*f);
+    if (!deciding.empty()) decided[key] = {c.name, deciding};
   }
 }
 

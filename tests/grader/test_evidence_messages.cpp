@@ -1,0 +1,104 @@
+// Hints from the evidence on kernels written in the styles students bring from other sources: a
+// warp-synchronous tail, a result stored at the wrong index, a read past the input with a race,
+// lab 01's kernel name or swapped parameters in lab 03. A hint names the fault the run shows and
+// never one the kernel does not have.
+#include <doctest/doctest.h>
+
+#include <tuple>
+
+#include "kit/paths.hpp"
+#include "support.hpp"
+
+namespace {
+
+// The block `grader check` printed for the case named `name`: its FAIL line to the next case's line.
+std::string failed_block(const std::string& output, const std::string& name) {
+  const std::size_t at = output.find("  FAIL " + name);
+  if (at == std::string::npos) return "";
+  const std::size_t end = std::min(output.find("\n  PASS ", at + 1), output.find("\n  FAIL ", at + 1));
+  return output.substr(at, end == std::string::npos ? std::string::npos : end - at);
+}
+
+// `grader check LAB` on the test kernel `data` placed as the lab's file.
+std::string check(const std::string& lab, const std::string& file, const std::string& data, const test::TempDir& dir) {
+  test::write(dir / lab / file, test::read(test::data(data)));
+  return test::run_program("grader", "check " + lab.substr(0, 2) + " --dir " + dir.path.string()).output;
+}
+
+const char* kRung5Small = "rung 5 (unrolled): N below L: 7 elements, L = 32";
+const char* kRung5Large = "rung 5 (unrolled): N not a multiple: 1000, L = 64";
+
+}  // namespace
+
+TEST_CASE("a warp-synchronous tail in rung 5 is named from the race Oclgrind finds, volatile or in a function, with the read past scratch") {
+  for (const auto& [data, tail_line, is_volatile] : {std::tuple{"tree_warp_tail.cl", 157, true}, std::tuple{"tree_warp_function.cl", 167, true}}) {
+    CAPTURE(data);
+    test::TempDir dir;
+    const std::string output = check("04-tree-reductions", "TreeReductions.cl", data, dir);
+    CAPTURE(output);
+    for (const char* name : {kRung5Small, kRung5Large}) {
+      const std::string block = failed_block(output, name);
+      REQUIRE(!block.empty());
+      const std::size_t hint = block.find("hint: Oclgrind, on ");
+      REQUIRE(hint != std::string::npos);  // the evidence leads
+      CHECK(block.find("invalid read of size 4 at local memory (kernel reduce5_unrolled)", hint) != std::string::npos);
+      CHECK(block.find("It also found: read-write data race in local memory (kernel reduce5_unrolled)", hint) != std::string::npos);
+      CHECK(block.find("OpenCL promises no lock-step between work-items, not even within a warp or a wavefront: the adds after "
+                       "`if (tid < 32)` (TreeReductions.cl:" + std::to_string(tail_line) + ") race without barriers") != std::string::npos);
+      CHECK((block.find("volatile does not order work-items either") != std::string::npos) == is_volatile);
+      // The kernel does the first add: no hint says otherwise, nor guesses from the undefined result.
+      CHECK(block.find("add in[i] and in[i + L]") == std::string::npos);
+      CHECK(block.find("check each unrolled level") == std::string::npos);
+    }
+    // The second case was not run again under Oclgrind: it is told what the first one showed.
+    CHECK(failed_block(output, kRung5Large).find("Oclgrind, on the case \"" + std::string(kRung5Small) + "\" of the same kernel") !=
+          std::string::npos);
+  }
+}
+
+TEST_CASE("a sum stored at out[get_local_size(0)] is told the index from the invalid write, not to compare the tree") {
+  test::TempDir dir;
+  const std::string output = check("04-tree-reductions", "TreeReductions.cl", "tree_output_index.cl", dir);
+  CAPTURE(output);
+  const std::string block = failed_block(output, "rung 3 (sequential): N below L: 7 elements, L = 32");
+  CHECK(block.find("hint: Oclgrind, on this case: invalid write of size 4 at global memory (kernel reduce3_sequential)") != std::string::npos);
+  CHECK(block.find("The store at TreeReductions.cl:98 runs once per work-group and writes out[get_local_size(0)], past the end of out: "
+                   "each work-group's result belongs in its own element, out[get_group_id(0)]") != std::string::npos);
+  CHECK(block.find("compare the tree") == std::string::npos);
+  CHECK(block.find("guard each write") == std::string::npos);  // a guard would hide the store, not fix its index
+}
+
+TEST_CASE("a kernel that reads past its input and races is told both, then the missing barrier the code shows") {
+  test::TempDir dir;
+  const std::string output = check("04-tree-reductions", "TreeReductions.cl", "tree_read_past_and_race.cl", dir);
+  CAPTURE(output);
+  const std::string block = failed_block(output, "rung 4 (first add): N below L: 7 elements, L = 32");
+  const std::size_t read = block.find("hint: Oclgrind, on this case: invalid read of size 4 at global memory (kernel reduce4_first_add)");
+  const std::size_t race = block.find("It also found: read-write data race in local memory (kernel reduce4_first_add)");
+  const std::size_t loop = block.find("reduce4_first_add's tree loop (line 117) has no barrier");
+  REQUIRE(read != std::string::npos);
+  REQUIRE(race != std::string::npos);
+  REQUIRE(loop != std::string::npos);
+  CHECK(read < race);
+  CHECK(race < loop);
+  CHECK(block.find("lock-step") == std::string::npos);  // a tree loop's race, not a warp-synchronous tail
+}
+
+TEST_CASE("lab 03's screening suggests the rename: lab 01's name with lab 03's parameters, or another name with two swapped") {
+  test::TempDir named, swapped;
+  const std::string one = check("03-array-mult-reduce", "ArrayMultReduce.cl", "array_mult_name.cl", named);
+  CHECK(one.find("the file declares ArrayMult (rename ArrayMult to ArrayMultReduce: its parameters are the ones the lab passes)") !=
+        std::string::npos);
+  const std::string two = check("03-array-mult-reduce", "ArrayMultReduce.cl", "array_mult_reduction_swapped.cl", swapped);
+  CHECK(two.find("(rename ArrayMultReduction to ArrayMultReduce, and swap its parameters 3 and 4: the lab passes local float *prods "
+                 "as parameter 3 and global float *dC as parameter 4, and ArrayMultReduction declares global float *dC and local "
+                 "float *prods there)") != std::string::npos);
+}
+
+TEST_CASE("a lab 03 kernel that never stores dC is not told about dC[get_global_id(0)] written by another kernel of its file") {
+  test::TempDir dir;
+  const std::string output = check("03-array-mult-reduce", "ArrayMultReduce.cl", "array_mult_reduce_no_store.cl", dir);
+  CAPTURE(output);
+  CHECK(output.find("was never written: work-item 0 of each work-group must store its sum in dC[get_group_id(0)]") != std::string::npos);
+  CHECK(output.find("get_global_id") == std::string::npos);
+}
