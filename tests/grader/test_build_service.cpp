@@ -46,7 +46,7 @@ TEST_CASE("the build service builds into PoCL's cache, and a failed build, no se
     built = kit::build_in_service(good, options);
     if (!built) std::this_thread::sleep_for(std::chrono::milliseconds(100));
   }
-  REQUIRE_MESSAGE(built, test::read(dir / "service.log"));
+  CHECK_MESSAGE(built, test::read(dir / "service.log"));  // a CHECK: the service is stopped below whatever happens
   CHECK(programs_in(cache) == 1);  // PoCL's build of it, where the children will find it
   const auto cached = std::chrono::steady_clock::now();
   CHECK(kit::build_in_service(good, options));  // again: PoCL's own cache answers
