@@ -15,18 +15,22 @@ namespace {
 
 using grader::DeviceLock;
 
-// Runs `threads` threads that each hold a lock of `mode` for 30 ms; returns the most holders seen
-// at once.
-int most_at_once(const kit::DeviceOptions& device, DeviceLock::Mode mode, int threads) {
-  std::atomic<int> now{0}, most{0};
+// Runs `threads` threads that each take a lock of `mode`; returns the most holders seen at once.
+// A holder keeps its lock until every thread has held one, or for `hold`: shared holders are
+// given long enough to all come in however slowly a loaded machine starts the threads (all four
+// at once, then), exclusive ones 30 ms each (a second holder inside would be seen).
+int most_at_once(const kit::DeviceOptions& device, DeviceLock::Mode mode, int threads, std::chrono::milliseconds hold) {
+  std::atomic<int> now{0}, most{0}, arrived{0};
   std::vector<std::thread> all;
   for (int t = 0; t < threads; ++t)
     all.emplace_back([&] {
       const DeviceLock lock(device, mode);
       const int n = ++now;
+      ++arrived;
       for (int m = most; n > m && !most.compare_exchange_weak(m, n);) {
       }
-      std::this_thread::sleep_for(std::chrono::milliseconds(30));
+      const auto until = std::chrono::steady_clock::now() + hold;
+      while (arrived < threads && std::chrono::steady_clock::now() < until) std::this_thread::sleep_for(std::chrono::milliseconds(1));
       --now;
     });
   for (std::thread& t : all) t.join();
@@ -43,18 +47,20 @@ kit::DeviceOptions device_named(const std::string& platform) {
 
 TEST_CASE("device lock: exclusive holders one at a time, shared ones together, one lock per device") {
   const kit::DeviceOptions device = device_named("test-device-lock-a");
-  CHECK(most_at_once(device, DeviceLock::Mode::Exclusive, 4) == 1);
-  CHECK(most_at_once(device, DeviceLock::Mode::Shared, 4) > 1);
+  CHECK(most_at_once(device, DeviceLock::Mode::Exclusive, 4, std::chrono::milliseconds(30)) == 1);
+  CHECK(most_at_once(device, DeviceLock::Mode::Shared, 4, std::chrono::minutes(1)) == 4);
   CHECK(DeviceLock::file(device) != DeviceLock::file(device_named("test-device-lock-b")));
 
-  // An exclusive holder waits for a shared one to finish.
-  std::atomic<bool> shared_done{false}, exclusive_saw_shared_running{false};
+  // An exclusive holder waits for a shared one to finish. It asks once the shared one holds its
+  // lock, whenever a loaded machine gets that thread there.
+  std::atomic<bool> shared_held{false}, shared_done{false}, exclusive_saw_shared_running{false};
   std::thread shared([&] {
     const DeviceLock lock(device, DeviceLock::Mode::Shared);
+    shared_held = true;
     std::this_thread::sleep_for(std::chrono::milliseconds(100));
     shared_done = true;
   });
-  std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  while (!shared_held) std::this_thread::sleep_for(std::chrono::milliseconds(1));
   {
     const DeviceLock lock(device, DeviceLock::Mode::Exclusive);
     exclusive_saw_shared_running = !shared_done;

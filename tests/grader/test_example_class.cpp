@@ -2,10 +2,13 @@
 // and grading leaves every submission untouched.
 #include <doctest/doctest.h>
 
+#include <cstdlib>
 #include <map>
+#include <optional>
 #include <sstream>
 #include <nlohmann/json.hpp>
 
+#include "grader/example_class.hpp"
 #include "kit/paths.hpp"
 #include "support.hpp"
 #include "term/roster.hpp"  // csv_fields
@@ -41,15 +44,53 @@ void check_status_file(const std::filesystem::path& out, const json& expected) {
 
 }  // namespace
 
+namespace test {
+namespace {
+
+// The folder this ctest run shares the example class's grading in; none outside ctest.
+std::optional<std::filesystem::path> shared_example_class() {
+  const char* fixtures = std::getenv("KIT_SHARED_FIXTURES");
+  if (fixtures == nullptr || *fixtures == '\0') return std::nullopt;
+  return std::filesystem::absolute(fixtures) / "example-class";
+}
+
+// Grades the example class into `out`; true when the run exited 0 and left the class untouched.
+bool grade_example_class(const std::filesystem::path& out) {
+  const std::filesystem::path cls = kit::root() / "grader" / "examples" / "class";
+  const auto before = snapshot(cls);
+  const auto run = run_program("grader", "grade --labs 03 --submissions " + cls.string() + " --out " + out.string() + " --jobs 2");
+  REQUIRE_MESSAGE(run.exit_code == 0, run.output);
+  const bool untouched = snapshot(cls) == before;
+  CHECK(untouched);  // the grader never writes into a submission
+  return untouched;
+}
+
+}  // namespace
+
+std::filesystem::path example_class_graded(const TempDir& scratch) {
+  if (const auto shared = shared_example_class(); shared && std::filesystem::exists(*shared / "graded")) return *shared / "out";
+  REQUIRE(grade_example_class(scratch / "example-class"));
+  return scratch / "example-class";
+}
+
+}  // namespace test
+
+TEST_CASE("the example class is graded once per ctest run, leaving every submission untouched, for the tests that read it") {
+  const auto shared = test::shared_example_class();
+  if (!shared) {
+    MESSAGE("not run by ctest (no KIT_SHARED_FIXTURES): each test that reads the example class's grading grades it itself");
+    return;
+  }
+  std::filesystem::remove_all(*shared);  // never an earlier run's
+  // "graded" is written last, and only after a clean run: a test that finds it reads a whole grading.
+  if (test::grade_example_class(*shared / "out")) test::write(*shared / "graded", "");
+}
+
 TEST_CASE("the example class gets the grades written in EXPECTED.json") {
   const std::filesystem::path cls = kit::root() / "grader" / "examples" / "class";
   const json expected = json::parse(test::read(cls / "EXPECTED.json"));
-  const auto before = test::snapshot(cls);
-  test::TempDir out;
-  const auto run = test::run_program("grader", "grade --labs 03 --submissions " + cls.string() + " --out " + out.path.string() +
-                                                   " --jobs 2");
-  REQUIRE_MESSAGE(run.exit_code == 0, run.output);
-  CHECK(test::snapshot(cls) == before);  // the grader never writes into a submission
+  test::TempDir scratch;
+  const std::filesystem::path out = test::example_class_graded(scratch);  // untouched by the grader, checked there
 
   const std::string lab = expected["lab"];
   const std::string gradebook = test::read(out / "gradebook.csv");
@@ -123,5 +164,5 @@ TEST_CASE("the example class gets the grades written in EXPECTED.json") {
     CHECK(safety_seen == 4);
     CHECK(algorithm_seen == 1);
   }
-  check_status_file(out.path, expected);
+  check_status_file(out, expected);
 }
