@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <cstdio>
 #include <map>
 #include <ostream>
@@ -23,11 +24,11 @@ std::string student_name(std::size_t k) {
   return name;
 }
 
-// Which kind of kernel student k hands in for lab l: 8 in 20 right, 7 wrong, 5 untouched, spread
-// so that every student has some of each.
+// Which kind of kernel student k hands in for lab l: 12 in 20 right, 6 wrong, 2 untouched (a
+// real class's 60 %, 30 %, 10 %), spread so that every student has some of each.
 std::string kind_of(std::size_t k, std::size_t l) {
   const std::size_t r = (k * 7 + l * 3) % 20;
-  return r < 8 ? "right" : r < 15 ? "wrong" : "untouched";
+  return r < 12 ? "right" : r < 18 ? "wrong" : "untouched";
 }
 
 // The solution as a student might hand it in: the same code, a comment of their own at the end
@@ -37,8 +38,43 @@ std::string with_own_comment(const std::string& source, const std::string& name)
   return source.substr(0, end) + "  // " + name + "'s version" + (end == std::string::npos ? "" : source.substr(end));
 }
 
+// Every file of the class different in its code, as a real class's are: a helper function of
+// the student's own that no kernel calls, after the last line (line numbers unchanged). No result
+// is reused and no program comes from a cache filled by another student's file.
+std::string with_own_helper(std::string source, std::size_t student, std::size_t lab) {
+  if (!source.empty() && source.back() != '\n') source += '\n';
+  char helper[160];
+  std::snprintf(helper, sizeof helper, "\nuint bench_helper_%zu_%zu(uint x) { return x * %zuu + %zuu; }\n", student + 1, lab + 1,
+                2 * student + 3, lab + 1);
+  return source + helper;
+}
+
+// The wrong kernels of a lab: one fault each, taking the mutation operators in turn (a relational
+// operator, an off-by-one bound, a missing barrier, a plain update of an atomic total, ...), and
+// within an operator its mutants spread over the file.
+std::vector<const Mutant*> one_fault_kernels(const std::vector<Mutant>& mutants, std::size_t wanted) {
+  std::vector<std::string> ops;
+  std::map<std::string, std::vector<const Mutant*>> by_op;
+  for (const Mutant& m : mutants) {
+    if (!by_op.count(m.op)) ops.push_back(m.op);
+    by_op[m.op].push_back(&m);
+  }
+  std::vector<const Mutant*> picks;
+  std::map<std::string, std::size_t> taken;
+  for (std::size_t j = 0; j < wanted && !ops.empty(); ++j) {
+    const std::string& op = ops[j % ops.size()];
+    const std::vector<const Mutant*>& of_op = by_op.at(op);
+    // The r-th pick of an operator sits (r + 1/2) x 0.618... of the way through its mutants (mod 1):
+    // spread over the file, never the same one twice before all were taken.
+    const double place = std::fmod((double(taken[op]++) + 0.5) * 0.6180339887498949, 1.0);
+    picks.push_back(of_op[std::min(of_op.size() - 1, std::size_t(place * double(of_op.size())))]);
+  }
+  return picks;
+}
+
 struct Composition {
   std::map<std::string, std::size_t> kinds;
+  std::map<std::string, std::size_t> operators;  // the wrong kernels' faults, by mutation operator
 };
 
 Composition make_class(const ClassBenchOptions& o, const fs::path& dir) {
@@ -51,12 +87,18 @@ Composition make_class(const ClassBenchOptions& o, const fs::path& dir) {
     const std::vector<Mutant> mutants = make_mutants(solution);
     std::size_t wrong = 0;
     for (std::size_t k = 0; k < o.students; ++k) wrong += kind_of(k, l) == "wrong";
-    const std::vector<std::size_t> picks = pick_evenly(mutants.size(), wrong);
+    const std::vector<const Mutant*> picks = one_fault_kernels(mutants, wrong);
     std::size_t next_wrong = 0;
     for (std::size_t k = 0; k < o.students; ++k) {
-      const std::string kind = kind_of(k, l);
+      std::string kind = kind_of(k, l);
+      if (kind == "wrong" && picks.empty()) kind = "right";  // a solution with nothing to mutate
       std::string text = kind == "untouched" ? starter : with_own_comment(solution, student_name(k));
-      if (kind == "wrong" && !picks.empty()) text = mutants[picks[next_wrong++ % picks.size()]].source;
+      if (kind == "wrong") {
+        const Mutant& m = *picks[next_wrong++];
+        text = m.source;
+        ++c.operators[m.op];
+      }
+      if (o.unique_files) text = with_own_helper(text, k, l);
       write_file_atomically(dir / student_name(k) / spec.lab / spec.kernel_file, text);
       ++c.kinds[kind];
     }
@@ -100,32 +142,42 @@ std::string verdict_of(const CaseResult& c) {
   return text.str();
 }
 
-const char* const kPhases[] = {"screening", "build", "cases", "time-outs", "all time-outs", "device waits", "speed", "oclgrind"};
-
 double phase_of(const std::map<std::string, double>& phases, const std::string& name) {
   return phases.count(name) ? phases.at(name) : 0.0;
 }
 
-// The phases summed over the whole batch, then per lab with the kernels it graded (results reused
-// for kernels graded before cost nothing). "time-outs" is the part of "cases" spent in cases
-// stopped at their time limit.
-void print_phases(std::ostream& out, const BatchStats& s) {
-  out << "    phases (seconds summed over parallel jobs):";
-  char text[96];
-  for (const char* phase : kPhases) {
-    std::snprintf(text, sizeof text, " %s %.1f", phase, phase_of(s.phases, phase));
-    out << text;
-  }
-  out << "; " << phase_of(s.phases, "children") << " case children\n";
+// One row of phases: build, cases (of which time-outs and device waits), speed, Oclgrind,
+// screening, the rest of grading a kernel in no phase (starting the kernel's folder, judging,
+// its children's last exits), and, for the whole batch, the job-seconds spent outside grading any
+// kernel (reading the class, the journal, the reports, workers waiting for the last kernel).
+std::string phase_row(const std::map<std::string, double>& p, double divide_by) {
+  const double d = divide_by > 0 ? divide_by : 1;
+  const double in_phases = phase_of(p, "screening") + phase_of(p, "build") + phase_of(p, "cases") + phase_of(p, "speed") +
+                           phase_of(p, "oclgrind");
+  char text[320];
+  std::snprintf(text, sizeof text, "build %.1f cases %.1f (time-outs %.1f, device waits %.1f) speed %.1f oclgrind %.1f screening %.1f "
+                "in no phase %.1f", phase_of(p, "build") / d, phase_of(p, "cases") / d, phase_of(p, "time-outs") / d,
+                phase_of(p, "device waits") / d, phase_of(p, "speed") / d, phase_of(p, "oclgrind") / d, phase_of(p, "screening") / d,
+                std::max(0.0, phase_of(p, "grading") - in_phases) / d);
+  return text;
+}
+
+// The phases summed over the whole batch, then per lab, per kernel graded (results reused for
+// kernels graded before cost nothing). "time-outs" is the part of "cases" spent in cases stopped at
+// their time limit; "device waits" the part spent waiting for the device lock.
+void print_phases(std::ostream& out, const BatchStats& s, int jobs) {
+  char text[200];
+  const double job_seconds = s.seconds * jobs;
+  std::snprintf(text, sizeof text, "    phases (seconds summed over %d jobs: %.1f job-seconds; %.0f case children):\n      all          ", jobs,
+                job_seconds, phase_of(s.phases, "children"));
+  out << text << phase_row(s.phases, 1);
+  std::snprintf(text, sizeof text, "; outside grading a kernel %.1f\n", std::max(0.0, job_seconds - phase_of(s.phases, "grading")));
+  out << text;
   for (const auto& [lab, phases] : s.lab_phases) {
     const std::size_t graded = s.lab_graded.count(lab) ? s.lab_graded.at(lab) : 0;
-    std::snprintf(text, sizeof text, "      %-26s %3zu kernels graded:", lab.c_str(), graded);
-    out << text;
-    for (const char* phase : kPhases) {
-      std::snprintf(text, sizeof text, " %s %.1f", phase, phase_of(phases, phase));
-      out << text;
-    }
-    out << "\n";
+    std::snprintf(text, sizeof text, "      %-26s %3zu kernels graded, %6.1f s in all; per kernel: ", lab.c_str(), graded,
+                  phase_of(phases, "grading"));
+    out << text << phase_row(phases, double(graded)) << "\n";
   }
 }
 
@@ -161,41 +213,23 @@ void compare_with(const ResultMap& now, const std::filesystem::path& journal, st
       << journal.string() << ": " << finished << " student-labs whose every case finished there, " << differing << " differ now\n";
 }
 
-}  // namespace
-
-void run_class_bench(const ClassBenchOptions& o, std::ostream& out) {
-  const fs::path submissions = o.work / "class";
-  const Composition c = make_class(o, submissions);
+// Grades a sample (every n-th student, shifted by one more each time so that the sample gets a mix
+// of kinds) the earlier way and prints its figures, the ratio, and every verdict that differs.
+void compare_with_earlier_way(const ClassBenchOptions& o, const fs::path& submissions, const Timed& now, double rate, std::ostream& out) {
   const std::size_t items = o.students * o.specs.size();
   char line[256];
-  std::snprintf(line, sizeof line, "class: %zu students x %zu labs = %zu student-labs (right %zu, wrong %zu, untouched %zu); "
-                "safety checks %s; --jobs %d\n", o.students, o.specs.size(), items, c.kinds.count("right") ? c.kinds.at("right") : 0,
-                c.kinds.count("wrong") ? c.kinds.at("wrong") : 0, c.kinds.count("untouched") ? c.kinds.at("untouched") : 0,
-                o.grading.safety() ? "on" : "off", o.jobs);
-  out << line << std::flush;
-
   std::vector<std::string> sample;
-  // Every n-th student, shifted by one more each time so that the sample gets a mix of kinds.
-  const std::size_t every = std::max<std::size_t>(1, o.sample_every);
+  const std::size_t every = o.sample_every;
   for (std::size_t i = 0; i * every + i % every < o.students; ++i) sample.push_back(student_name(i * every + i % every));
   const Timed earlier = grade(o, submissions, o.work / "earlier", Way::Earlier, sample);
   const double earlier_rate = double(sample.size() * o.specs.size()) / earlier.stats.seconds;
   std::snprintf(line, sizeof line, "earlier way (a child per case, every kernel graded), %zu students: %.1f s, %.3f student-labs/s\n",
                 sample.size(), earlier.stats.seconds, earlier_rate);
   out << line;
-  print_phases(out, earlier.stats);
-  out << std::flush;
-
-  const Timed now = grade(o, submissions, o.work / "now", Way::Now, {});
-  const double rate = double(items) / now.stats.seconds;
-  std::snprintf(line, sizeof line, "this way (a child per kernel, each kernel graded once), whole class: %.1f s, %.3f student-labs/s; "
-                "%zu results reused\n", now.stats.seconds, rate, now.stats.reused);
-  out << line;
-  print_phases(out, now.stats);
+  print_phases(out, earlier.stats, o.jobs);
   std::snprintf(line, sizeof line, "ratio: %.2fx the earlier way's student-labs per second; the whole class the earlier way: about %.0f s\n",
                 rate / earlier_rate, double(items) / earlier_rate);
   out << line;
-
   std::size_t compared = 0, differing = 0;
   for (const auto& [key, before] : earlier.results) {
     const auto it = now.results.find(key);
@@ -213,6 +247,44 @@ void run_class_bench(const ClassBenchOptions& o, std::ostream& out) {
               << (not_run_for_time_budget(it->second.cases[i]) ? " (the time budget; the earlier way has none)" : "") << "\n";
   }
   out << "verdicts: " << compared << " student-labs graded both ways, " << differing << " differ\n";
+}
+
+std::string load_average() {
+  std::string text = read_file("/proc/loadavg");
+  text = text.substr(0, text.find(' ', text.find(' ', text.find(' ') + 1) + 1));
+  return text;
+}
+
+}  // namespace
+
+void run_class_bench(const ClassBenchOptions& o, std::ostream& out) {
+  const fs::path submissions = o.work / "class";
+  const Composition c = make_class(o, submissions);
+  const std::size_t items = o.students * o.specs.size();
+  char line[256];
+  std::snprintf(line, sizeof line, "class: %zu students x %zu labs = %zu student-labs (right %zu, wrong %zu, untouched %zu); "
+                "safety checks %s; --jobs %d\n", o.students, o.specs.size(), items, c.kinds.count("right") ? c.kinds.at("right") : 0,
+                c.kinds.count("wrong") ? c.kinds.at("wrong") : 0, c.kinds.count("untouched") ? c.kinds.at("untouched") : 0,
+                o.grading.safety() ? "on" : "off", o.jobs);
+  out << line;
+  if (!c.operators.empty()) {
+    out << "  one fault each, by mutation operator:";
+    for (const auto& [op, count] : c.operators) out << " " << op << " " << count;
+    out << "; every file " << (o.unique_files ? "with an unused helper function of its own" : "as made (repeated files share results)")
+        << "\n";
+  }
+  out << std::flush;
+
+  out << "load average at the start: " << load_average() << "\n" << std::flush;
+
+  const Timed now = grade(o, submissions, o.work / "now", Way::Now, {});
+  const double rate = double(items) / now.stats.seconds;
+  std::snprintf(line, sizeof line, "this way (a child per kernel, each kernel graded once), whole class: %.1f s, %.3f student-labs/s; "
+                "%zu results reused\n", now.stats.seconds, rate, now.stats.reused);
+  out << line;
+  print_phases(out, now.stats, o.jobs);
+  out << "load average after it: " << load_average() << "\n" << std::flush;
+  if (o.sample_every > 0) compare_with_earlier_way(o, submissions, now, rate, out);
   if (!o.against.empty()) compare_with(now.results, o.against, out);
 }
 
