@@ -8,6 +8,8 @@
 #include <ostream>
 #include <sstream>
 
+#include <sys/resource.h>
+
 #include "batch/batch.hpp"
 #include "core/files.hpp"
 #include "batch/journal.hpp"
@@ -49,20 +51,24 @@ std::string with_own_helper(std::string source, std::size_t student, std::size_t
   return source + helper;
 }
 
-// The wrong kernels of a lab: one fault each, taking the mutation operators in turn (a relational
-// operator, an off-by-one bound, a missing barrier, a plain update of an atomic total, ...), and
-// within an operator its mutants spread over the file.
-std::vector<const Mutant*> one_fault_kernels(const std::vector<Mutant>& mutants, std::size_t wanted) {
-  std::vector<std::string> ops;
+// The wrong kernels of lab `lab`: one fault each, taking the mutation operators in turn, the
+// faults students make most first (a guard's relational operator, a missing barrier, a plain
+// update of a shared total, a bound off by one, ...), starting one further along for each lab so
+// that a small class meets every operator; within an operator its mutants spread over the file.
+std::vector<const Mutant*> one_fault_kernels(const std::vector<Mutant>& mutants, std::size_t wanted, std::size_t lab) {
+  static const char* const kOrder[] = {"relational", "barrier", "atomic", "off-by-one", "fence", "swap-id", "arithmetic", "constant",
+                                       "uncoalesced"};
   std::map<std::string, std::vector<const Mutant*>> by_op;
-  for (const Mutant& m : mutants) {
-    if (!by_op.count(m.op)) ops.push_back(m.op);
-    by_op[m.op].push_back(&m);
-  }
+  for (const Mutant& m : mutants) by_op[m.op].push_back(&m);
+  std::vector<std::string> ops;
+  for (const char* op : kOrder)
+    if (by_op.count(op)) ops.push_back(op);
+  for (const auto& [op, of_op] : by_op)  // an operator not in the list above comes last
+    if (std::find(ops.begin(), ops.end(), op) == ops.end()) ops.push_back(op);
   std::vector<const Mutant*> picks;
   std::map<std::string, std::size_t> taken;
   for (std::size_t j = 0; j < wanted && !ops.empty(); ++j) {
-    const std::string& op = ops[j % ops.size()];
+    const std::string& op = ops[(j + lab) % ops.size()];
     const std::vector<const Mutant*>& of_op = by_op.at(op);
     // The r-th pick of an operator sits (r + 1/2) x 0.618... of the way through its mutants (mod 1):
     // spread over the file, never the same one twice before all were taken.
@@ -87,7 +93,7 @@ Composition make_class(const ClassBenchOptions& o, const fs::path& dir) {
     const std::vector<Mutant> mutants = make_mutants(solution);
     std::size_t wrong = 0;
     for (std::size_t k = 0; k < o.students; ++k) wrong += kind_of(k, l) == "wrong";
-    const std::vector<const Mutant*> picks = one_fault_kernels(mutants, wrong);
+    const std::vector<const Mutant*> picks = one_fault_kernels(mutants, wrong, l);
     std::size_t next_wrong = 0;
     for (std::size_t k = 0; k < o.students; ++k) {
       std::string kind = kind_of(k, l);
@@ -109,7 +115,20 @@ Composition make_class(const ClassBenchOptions& o, const fs::path& dir) {
 struct Timed {
   BatchStats stats;
   ResultMap results;
+  double cpu_seconds = 0;  // user + system of the grader and of every child it waited for
 };
+
+// CPU seconds (user + system) so far of this process and of the children it waited for: unlike
+// the wall clock, hardly moved by other work on a shared machine.
+double cpu_seconds() {
+  double total = 0;
+  for (int who : {RUSAGE_SELF, RUSAGE_CHILDREN}) {
+    rusage u{};
+    getrusage(who, &u);
+    total += double(u.ru_utime.tv_sec + u.ru_stime.tv_sec) + 1e-6 * double(u.ru_utime.tv_usec + u.ru_stime.tv_usec);
+  }
+  return total;
+}
 
 enum class Way { Now, Earlier };  // Earlier: a child for the build and for every case, every kernel graded
 
@@ -128,7 +147,9 @@ Timed grade(const ClassBenchOptions& o, const fs::path& submissions, const fs::p
   b.only_students = only;
   b.stats = &t.stats;
   std::ostringstream progress;
+  const double cpu_before = cpu_seconds();
   grade_class(b, progress);
+  t.cpu_seconds = cpu_seconds() - cpu_before;
   t.results = Journal(out / "journal.jsonl").load();
   return t;
 }
@@ -281,6 +302,9 @@ void run_class_bench(const ClassBenchOptions& o, std::ostream& out) {
   const double rate = double(items) / now.stats.seconds;
   std::snprintf(line, sizeof line, "this way (a child per kernel, each kernel graded once), whole class: %.1f s, %.3f student-labs/s; "
                 "%zu results reused\n", now.stats.seconds, rate, now.stats.reused);
+  out << line;
+  std::snprintf(line, sizeof line, "    CPU: %.1f s user + system (the grader and the children it waited for), %.0f %% of %d cores' "
+                "wall time\n", now.cpu_seconds, 100 * now.cpu_seconds / (now.stats.seconds * o.jobs), o.jobs);
   out << line;
   print_phases(out, now.stats, o.jobs);
   out << "load average after it: " << load_average() << "\n" << std::flush;
