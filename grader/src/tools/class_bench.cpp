@@ -167,18 +167,18 @@ double phase_of(const std::map<std::string, double>& phases, const std::string& 
   return phases.count(name) ? phases.at(name) : 0.0;
 }
 
-// One row of phases: build, cases (of which time-outs and device waits), speed, Oclgrind,
-// screening, the rest of grading a kernel in no phase (starting the kernel's folder, judging,
-// its children's last exits), and, for the whole batch, the job-seconds spent outside grading any
-// kernel (reading the class, the journal, the reports, workers waiting for the last kernel).
+// One row of phases: build, cases (of which time-outs and device waits), speed, Oclgrind, the
+// witness runs of failed cases and the runs for undefined behaviour (judge/witness.hpp),
+// screening, and the rest of grading a kernel in no phase (its folder, judging, reports).
 std::string phase_row(const std::map<std::string, double>& p, double divide_by) {
   const double d = divide_by > 0 ? divide_by : 1;
-  const double in_phases = phase_of(p, "screening") + phase_of(p, "build") + phase_of(p, "cases") + phase_of(p, "speed") +
-                           phase_of(p, "oclgrind");
-  char text[320];
-  std::snprintf(text, sizeof text, "build %.1f cases %.1f (time-outs %.1f, device waits %.1f) speed %.1f oclgrind %.1f screening %.1f "
-                "in no phase %.1f", phase_of(p, "build") / d, phase_of(p, "cases") / d, phase_of(p, "time-outs") / d,
-                phase_of(p, "device waits") / d, phase_of(p, "speed") / d, phase_of(p, "oclgrind") / d, phase_of(p, "screening") / d,
+  double in_phases = 0;
+  for (const char* top : {"screening", "build", "cases", "speed", "oclgrind", "witness", "undefined behaviour"}) in_phases += phase_of(p, top);
+  char text[400];
+  std::snprintf(text, sizeof text, "build %.1f cases %.1f (time-outs %.1f, device waits %.1f) speed %.1f oclgrind %.1f witness %.1f "
+                "undefined behaviour %.1f screening %.1f in no phase %.1f", phase_of(p, "build") / d, phase_of(p, "cases") / d,
+                phase_of(p, "time-outs") / d, phase_of(p, "device waits") / d, phase_of(p, "speed") / d, phase_of(p, "oclgrind") / d,
+                phase_of(p, "witness") / d, phase_of(p, "undefined behaviour") / d, phase_of(p, "screening") / d,
                 std::max(0.0, phase_of(p, "grading") - in_phases) / d);
   return text;
 }
