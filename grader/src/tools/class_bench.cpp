@@ -116,6 +116,7 @@ struct Timed {
   BatchStats stats;
   ResultMap results;
   double cpu_seconds = 0;  // user + system of the grader and of every child it waited for
+  std::size_t items = 0;   // student-labs graded
 };
 
 // CPU seconds (user + system) so far of this process and of the children it waited for: unlike
@@ -235,19 +236,29 @@ void compare_with(const ResultMap& now, const std::filesystem::path& journal, st
 }
 
 // Grades a sample (every n-th student, shifted by one more each time so that the sample gets a mix
-// of kinds) the earlier way and prints its figures, the ratio, and every verdict that differs.
-void compare_with_earlier_way(const ClassBenchOptions& o, const fs::path& submissions, const Timed& now, double rate, std::ostream& out) {
-  const std::size_t items = o.students * o.specs.size();
+// of kinds) the earlier way and prints its figures.
+Timed grade_earlier_way(const ClassBenchOptions& o, const fs::path& submissions, std::ostream& out) {
   char line[256];
   std::vector<std::string> sample;
   const std::size_t every = o.sample_every;
   for (std::size_t i = 0; i * every + i % every < o.students; ++i) sample.push_back(student_name(i * every + i % every));
-  const Timed earlier = grade(o, submissions, o.work / "earlier", Way::Earlier, sample);
-  const double earlier_rate = double(sample.size() * o.specs.size()) / earlier.stats.seconds;
+  Timed earlier = grade(o, submissions, o.work / "earlier", Way::Earlier, sample);
+  earlier.items = sample.size() * o.specs.size();
   std::snprintf(line, sizeof line, "earlier way (a child per case, every kernel graded), %zu students: %.1f s, %.3f student-labs/s\n",
-                sample.size(), earlier.stats.seconds, earlier_rate);
+                sample.size(), earlier.stats.seconds, double(sample.size() * o.specs.size()) / earlier.stats.seconds);
   out << line;
   print_phases(out, earlier.stats, o.jobs);
+  out << std::flush;
+  return earlier;
+}
+
+// The ratio of this way's student-labs per second to the earlier way's, and every verdict of the
+// sample that differs between the two.
+void compare_with_earlier_way(const ClassBenchOptions& o, const Timed& earlier, const Timed& now, std::ostream& out) {
+  char line[256];
+  const std::size_t items = o.students * o.specs.size();
+  const double rate = double(items) / now.stats.seconds;
+  const double earlier_rate = double(earlier.items) / earlier.stats.seconds;
   std::snprintf(line, sizeof line, "ratio: %.2fx the earlier way's student-labs per second; the whole class the earlier way: about %.0f s\n",
                 rate / earlier_rate, double(items) / earlier_rate);
   out << line;
@@ -297,6 +308,7 @@ void run_class_bench(const ClassBenchOptions& o, std::ostream& out) {
   out << std::flush;
 
   out << "load average at the start: " << load_average() << "\n" << std::flush;
+  const Timed earlier = o.sample_every > 0 ? grade_earlier_way(o, submissions, out) : Timed{};
 
   const Timed now = grade(o, submissions, o.work / "now", Way::Now, {});
   const double rate = double(items) / now.stats.seconds;
@@ -308,7 +320,7 @@ void run_class_bench(const ClassBenchOptions& o, std::ostream& out) {
   out << line;
   print_phases(out, now.stats, o.jobs);
   out << "load average after it: " << load_average() << "\n" << std::flush;
-  if (o.sample_every > 0) compare_with_earlier_way(o, submissions, now, rate, out);
+  if (o.sample_every > 0) compare_with_earlier_way(o, earlier, now, out);
   if (!o.against.empty()) compare_with(now.results, o.against, out);
 }
 
