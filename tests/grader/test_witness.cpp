@@ -239,11 +239,13 @@ exec )sh" + grader::find_oclgrind() + " \"$@\"\n");
   const std::string logged = test::read(runs);
   CAPTURE(logged);
   // The failing cases ran with Oclgrind's own checks, and those it computed wrong not again with
-  // every check: the large ones here. (A run that did not finish there, as Oclgrind crashing at
-  // its exit after a group of one work-item, says nothing: the run with every check decides.)
+  // every check. (`grader check` also runs the smallest failing case of each kernel function with
+  // every check, for the evidence its report shows: N = 1 here.)
   CHECK(logged.find("own {\"data\":\"int\",\"elements\":65536") != std::string::npos);
   CHECK(logged.find("own {\"data\":\"int\",\"elements\":8,") != std::string::npos);
   CHECK(logged.find("every {\"data\":\"int\",\"elements\":65536") == std::string::npos);
   CHECK(logged.find("every {\"data\":\"real\",\"elements\":65536") == std::string::npos);
   CHECK(logged.find("every {\"data\":\"int\",\"elements\":8,") == std::string::npos);
+  CHECK(logged.find("every {\"data\":\"int\",\"elements\":64,") == std::string::npos);
+  CHECK(logged.find("every {\"data\":\"int\",\"elements\":1998,") == std::string::npos);
 }

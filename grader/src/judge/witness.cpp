@@ -63,8 +63,9 @@ std::string against_witness(const LabSpec& spec, const LabReference& reference, 
 // the same wrong result in the run with every check, which would then count for nothing. Its race
 // tracking makes that run several times slower (lab 08's scan of 65,537 elements: 17 s of CPU
 // against 3 s), and most failing cases of a kernel with a real fault are wrong under Oclgrind too.
-// A run that did not finish, or computed the right result, says nothing: the run with every
-// check decides, as without this one.
+// Its outputs count once the child wrote them, also where Oclgrind then crashed at its exit (as
+// it can after a group of one work-item): that run computed them. A run that wrote none, or
+// computed the right result, says nothing: the run with every check decides, as without this one.
 bool computed_wrong_under_oclgrind(const LabSpec& spec, const LabReference& reference, const LabDriver& driver, const GradeSettings& s,
                                    const std::filesystem::path& copy, const std::string& shown_as, const CaseSpec& c,
                                    const OclgrindRunChoice& how, const std::string& name) {
@@ -73,8 +74,9 @@ bool computed_wrong_under_oclgrind(const LabSpec& spec, const LabReference& refe
   outputs_only.record_launches = false;
   outputs_only.folder = "witness-outputs";
   const EvidenceRun run = run_under_oclgrind(spec, s, copy, shown_as, c.params, name, outputs_only);
-  if (run.timed_out || step_status(run.result) != StepStatus::Ok || !run.result.contains("outputs")) return false;
-  return !driver.compare(c.params, spec.tolerance, reference.reference(c.name), run.result.at("outputs")).pass;
+  const json& written = step_status(run.result) == StepStatus::Ok ? run.result : run.written;
+  if (step_status(written) != StepStatus::Ok || !written.contains("outputs")) return false;
+  return !driver.compare(c.params, spec.tolerance, reference.reference(c.name), written.at("outputs")).pass;
 }
 
 std::string seconds_words(double s) {
