@@ -12,6 +12,7 @@
 #include <regex>
 
 #include "kit/paths.hpp"
+#include "oclgrind/checks.hpp"
 #include "support.hpp"
 
 namespace {
@@ -211,4 +212,40 @@ TEST_CASE("an integer division by zero, which Oclgrind computes as 0 in silence,
   const std::string block = check_block(run.output, "N = 1, host combine");
   CHECK(block.find("  FAIL N = 1, host combine") == 0);
   CHECK(block.find("integer division by zero") != std::string::npos);  // the evidence run names it
+}
+
+TEST_CASE("a failing case that Oclgrind's own checks compute wrong too gets no run with every check, and stays wrong") {
+  // The race and uninitialized-value tracking observe a run under Oclgrind, they do not change what
+  // it computes: a case wrong there with Oclgrind's own checks only is wrong with every check too.
+  // A stand-in for Oclgrind writes down each run's checks and case, and runs the real one. Without
+  // --races `grader check` runs Oclgrind only for the witness.
+  test::TempDir dir;
+  test::open_to_children(dir);  // the stand-in writes down here what it ran
+  const std::filesystem::path runs = dir / "runs", fake = dir / "oclgrind";
+  test::write(fake, R"sh(#!/bin/sh
+checks=own
+for a in "$@"; do [ "$a" = --data-races ] && checks=every; done
+for a in "$@"; do [ "$prev" = --case ] && echo "$checks $a" >> )sh" + runs.string() + R"sh(; prev=$a; done
+exec )sh" + grader::find_oclgrind() + " \"$@\"\n");
+  std::filesystem::permissions(fake, std::filesystem::perms::all);
+  // Every work-group's sum one too large: wrong on the device and under Oclgrind alike.
+  test::write(dir / "03-array-mult-reduce" / "ArrayMultReduce.cl",
+              test::replace_once(lab03_solution(), "        dC[wgNum] = prods[0];", "        dC[wgNum] = prods[0] + 1.0f;"));
+  const auto run = test::run_command("KIT_OCLGRIND=" + fake.string() + " " + KIT_BIN_DIR + "/grader check 03 --dir " + dir.path.string());
+  CAPTURE(run.output);
+  CHECK(run.exit_code == 1);
+  CHECK(run.output.find("DEVICE") == std::string::npos);
+  CHECK(check_block(run.output, "one work-group of 8").find("  FAIL one work-group of 8") == 0);
+  const std::string logged = test::read(runs);
+  CAPTURE(logged);
+  // The failing cases ran with Oclgrind's own checks, and those it computed wrong not again with
+  // every check. (`grader check` also runs the smallest failing case of each kernel function with
+  // every check, for the evidence its report shows: N = 1 here.)
+  CHECK(logged.find("own {\"data\":\"int\",\"elements\":65536") != std::string::npos);
+  CHECK(logged.find("own {\"data\":\"int\",\"elements\":8,") != std::string::npos);
+  CHECK(logged.find("every {\"data\":\"int\",\"elements\":65536") == std::string::npos);
+  CHECK(logged.find("every {\"data\":\"real\",\"elements\":65536") == std::string::npos);
+  CHECK(logged.find("every {\"data\":\"int\",\"elements\":8,") == std::string::npos);
+  CHECK(logged.find("every {\"data\":\"int\",\"elements\":64,") == std::string::npos);
+  CHECK(logged.find("every {\"data\":\"int\",\"elements\":1998,") == std::string::npos);
 }

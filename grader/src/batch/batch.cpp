@@ -225,6 +225,7 @@ class ClassRun {
       if (o_.stats) settings.phases = &phases;
       LabResult r;
       std::string not_drawn;  // with --draw: why no picture was written
+      const auto started = std::chrono::steady_clock::now();
       try {
         r = refused.empty() ? grade_lab(spec, references_[l], prepared.labs.at(spec.lab).root, s.student, settings)
                             : not_graded(spec, settings, s.student, LabStatus::Rejected, refused);
@@ -232,6 +233,8 @@ class ClassRun {
       } catch (const std::exception& e) {  // the grader's own trouble, not the student's: retried next run
         r = not_graded(spec, settings, s.student, LabStatus::Error, std::string("the grader failed here: ") + e.what());
       }
+      // The whole of it, phases or not: what the phases leave out shows as "in no phase".
+      if (o_.stats) phases["grading"] += std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
       finish_result(s, spec, r);
       if (!needs_retry(r)) journal_.append(r, hash_fields(prepared.labs.at(spec.lab)));  // on disk before anything else happens
       record(s, spec, r, phases, not_drawn);

@@ -16,9 +16,11 @@ class Bench : public Command {
     o_.jobs = machine_cores();
     app_->add_option("labs", labs_, "Labs, by number or name (default: all)");
     app_->add_option("--students", o_.students, "Students in the made-up class")->capture_default_str();
-    app_->add_option("--sample-every", o_.sample_every, "The earlier way grades every n-th student")->capture_default_str();
+    app_->add_option("--sample-every", o_.sample_every, "The earlier way grades every n-th student (0: not at all)")->capture_default_str();
     app_->add_option("--jobs", o_.jobs, "Kernels graded at once")->capture_default_str()->check(CLI::PositiveNumber);
     app_->add_option("--work", o_.work, "Scratch folder for the class and its outputs")->capture_default_str();
+    app_->add_flag("--no-own-helpers", no_own_helpers_,
+                   "Leave out each file's own unused helper function: the right kernels and starters repeat, and their results are reused");
     app_->add_flag("--no-races", no_races_, "Skip the memory-safety checks under Oclgrind");
     app_->add_option("--against", o_.against,
                      "An earlier run's journal of the same class (its --work's now/journal.jsonl): the student-labs whose cases all "
@@ -33,6 +35,7 @@ class Bench : public Command {
     o_.solutions = kit::root() / "solutions";
     o_.starters = kit::root() / "labs";
     o_.specs = load_specs(g.specs_dir, split_labs(labs_));
+    o_.unique_files = !no_own_helpers_;
     o_.grading.oclgrind = no_races_ ? OclgrindChecks::AlgorithmOnly : OclgrindChecks::All;
     run_class_bench(o_, std::cout);
     return 0;
@@ -42,7 +45,7 @@ class Bench : public Command {
   RunAsFlag run_as_;
   ClassBenchOptions o_;
   std::vector<std::string> labs_;
-  bool no_races_ = false;
+  bool no_races_ = false, no_own_helpers_ = false;
 };
 
 }  // namespace

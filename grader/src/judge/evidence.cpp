@@ -138,6 +138,7 @@ EvidenceRun run_under_oclgrind(const LabSpec& spec, const GradeSettings& s, cons
   out.timed_out = run.outcome.end == ChildOutcome::End::TimedOut;
   out.seconds = run.outcome.seconds;
   out.result = step_result(run, limits);
+  out.written = run.result;
   if (out.timed_out || !std::filesystem::exists(log)) return out;
   out.log_read = true;
   if (std::filesystem::exists(work)) try {

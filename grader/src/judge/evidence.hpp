@@ -60,6 +60,7 @@ struct EvidenceRun {
   bool timed_out = false;
   bool log_read = false;                  // Oclgrind wrote its log: the findings are known
   json result;                            // the child's result (as step_result)
+  json written;                           // the result file the child wrote, also when it crashed after writing it
   double seconds = 0;
 };
 EvidenceRun run_under_oclgrind(const LabSpec& spec, const GradeSettings& s, const std::filesystem::path& copy,

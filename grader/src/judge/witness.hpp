@@ -20,6 +20,9 @@
 //  - cases of one kernel function are witnessed smallest first; a case wrong under Oclgrind too
 //    stays wrong, and the later ones are still witnessed (a kernel can be wrong on some cases and
 //    computed wrong by the device on others).
+// A case to be run with every check is run first with Oclgrind's own checks only, which compute
+// the same outputs several times faster: a wrong result there ends it (the run with every check
+// would compute the same wrong result).
 // The runs of one lab result share a time budget (kWitnessBudgetSeconds); a case left without a
 // witness keeps its status, and its message says why.
 #include <filesystem>

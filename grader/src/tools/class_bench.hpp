@@ -1,7 +1,8 @@
 #pragma once
 // `grader bench`: how fast a class is graded. Makes a class from the kit's own kernels (right ones:
-// the solution with each student's own comments; wrong ones: a different mutant of the solution
-// for each student; untouched starters), grades it the way `grader grade` does, grades a sample of
+// the solution with each student's own comments; wrong ones: a mutant of the solution with one
+// fault, the mutation operators in turn; untouched starters; each file with an unused helper
+// function of its own), grades it the way `grader grade` does, grades a sample of
 // it the earlier way (one child per case, every kernel graded) in the same run, and prints
 // student-labs per second, where the time went, the ratio, and whether any verdict differs.
 #include <filesystem>
@@ -17,7 +18,10 @@ struct ClassBenchOptions {
   std::filesystem::path work, references, solutions, starters;
   std::vector<LabSpec> specs;
   std::size_t students = 40;
-  std::size_t sample_every = 10;  // the earlier way grades every n-th student
+  std::size_t sample_every = 10;  // the earlier way grades every n-th student; 0: not at all
+  // Each file gets a helper function of its own that no kernel calls, as a real class's files differ:
+  // no result is shared by content. false: the right kernels and starters repeat (results reused).
+  bool unique_files = true;
   int jobs = 1;
   GradingOptions grading{};  // how each kernel is graded (its Oclgrind checks: All, or AlgorithmOnly for --no-races)
   // The journal of an earlier run of the same class (its --work's now/journal.jsonl, e.g. by a
