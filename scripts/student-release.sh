@@ -53,6 +53,18 @@ if [ -n "$untracked" ]; then
   echo "student-release: nothing was released" >&2
   given_up
 fi
+# A lab whose build links another lab's host library (LINKS labNN in its CMakeLists.txt) needs
+# that lab's folder: refused unless that lab is released too, naming both.
+missing=0
+for lab in $released; do
+  for nn in $({ sed -n 's/^ *LINKS *//p' "labs/$lab/CMakeLists.txt" | grep -o 'lab[0-9][0-9]' || true; } | sed 's/^lab//'); do
+    if ! echo "$released" | grep -q "^$nn-"; then
+      echo "student-release: labs/$lab builds on lab $nn's host library (labs/$lab/CMakeLists.txt: LINKS lab$nn): release lab $nn with it (LABS=...,$nn,${lab:0:2})" >&2
+      missing=1
+    fi
+  done
+done
+[ "$missing" = 0 ] || { echo "student-release: nothing was released" >&2; given_up; }
 for lab in $released; do
   [ -f "labs/$lab/README.md" ] || { echo "student-release: labs/$lab/README.md is missing: every released lab has one" >&2; given_up; }
 done

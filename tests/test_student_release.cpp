@@ -138,13 +138,22 @@ TEST_CASE("make student-release LABS=...: only those labs, and the labs that bui
   const json manifest = json::parse(test::read(dir / "r03" / "grader/reference/MANIFEST.json"));
   CHECK(manifest["labs"].size() == 2);
 
-  // Labs 06 and 08 ask for the student's own lab 04 tree and lab 06 sweep: each releases alone.
-  for (const char* lab : {"06", "08"}) {
-    const auto alone = test::run_command(std::string("LABS=") + lab + " " + script + " " + (dir / lab).string() + " 2>&1");
-    CHECK_MESSAGE(alone.exit_code == 0, alone.output);
-  }
-  CHECK(fs::exists(dir / "08" / "labs/08-atomics-and-scan/AtomicsScan.cl"));
-  CHECK_FALSE(fs::exists(dir / "08" / "labs/04-tree-reductions"));
+  // Labs 06 and 08 ask for the student's own lab 04 tree and lab 06 sweep, not for lab 04's or 06's
+  // folder: lab 06 releases alone. Lab 08's program links lab 06's host library (its CMakeLists.txt:
+  // LINKS lab06), so lab 08 releases with lab 06, and alone is refused, naming both.
+  const auto six = test::run_command("LABS=06 " + script + " " + (dir / "06").string() + " 2>&1");
+  CHECK_MESSAGE(six.exit_code == 0, six.output);
+  CHECK_FALSE(fs::exists(dir / "06" / "labs/04-tree-reductions"));
+  const auto eight = test::run_command("LABS=08 " + script + " " + (dir / "08").string() + " 2>&1");
+  CHECK(eight.exit_code == 1);
+  CHECK_MESSAGE(eight.output.find("student-release: labs/08-atomics-and-scan builds on lab 06's host library (labs/08-atomics-and-scan/CMakeLists.txt: "
+                                  "LINKS lab06): release lab 06 with it") != std::string::npos,
+                eight.output);
+  CHECK_FALSE(fs::exists(dir / "08"));
+  const auto both = test::run_command("LABS=06,08 " + script + " " + (dir / "06-08").string() + " 2>&1");
+  CHECK_MESSAGE(both.exit_code == 0, both.output);
+  CHECK(fs::exists(dir / "06-08" / "labs/08-atomics-and-scan/AtomicsScan.cl"));
+  CHECK_FALSE(fs::exists(dir / "06-08" / "labs/04-tree-reductions"));
 }
 
 TEST_CASE("the release tool refuses a starter that hands out another lab's answer, whichever labs it releases") {
