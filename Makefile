@@ -3,7 +3,7 @@
 JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 
 PYTHON ?= /usr/bin/python3
-.PHONY: all setup build demo check test slides graph graph-slides gradescope-zip student-release clean
+.PHONY: all setup build demo check test slides graph graph-slides gradescope-zip student-release new-lab clean
 
 all: build
 
@@ -26,6 +26,10 @@ check: build
 # What students get (no solutions, no hidden cases): make student-release DEST=dir [LABS=01,02,03]
 student-release: build
 	scripts/student-release.sh $(DEST)
+
+# A new lab from scripts/new-lab-template/: make new-lab NAME=09-name (see "Adding a lab" in README.md).
+new-lab:
+	scripts/new-lab.sh $(NAME)
 
 # The suite builds the lecture deck, runs a one-node Slurm and shows the HTML reports in a headless
 # browser, so it installs TeX Live, Slurm and Chromium too.

@@ -5,7 +5,9 @@
 
 #include <sys/wait.h>
 
+#include <algorithm>
 #include <array>
+#include <cctype>
 #include <cstdio>
 #include <stdexcept>
 
@@ -112,6 +114,38 @@ std::string build_error(const std::string& source, const std::string& options) {
   } catch (const std::exception& e) {
     return std::string(e.what()).empty() ? "failed" : e.what();
   }
+}
+
+}  // namespace test
+
+namespace test {
+
+std::vector<std::string> kit_labs(bool with_spec) {
+  std::vector<std::string> labs;
+  for (const auto& e : std::filesystem::directory_iterator(kit::root() / "labs")) {
+    const std::string name = e.path().filename().string();
+    const bool lab_name = name.size() > 3 && std::isdigit(static_cast<unsigned char>(name[0])) &&
+                          std::isdigit(static_cast<unsigned char>(name[1])) && name[2] == '-';
+    if (!e.is_directory() || !lab_name) continue;
+    if (with_spec && !std::filesystem::exists(kit::root() / "grader" / "specs" / (name + ".json"))) continue;
+    labs.push_back(name);
+  }
+  std::sort(labs.begin(), labs.end());
+  return labs;
+}
+
+}  // namespace test
+
+namespace test {
+
+void copy_kit(const std::filesystem::path& dest) {
+  std::filesystem::create_directories(dest);
+  const std::string to = "'" + dest.string() + "'";
+  const Command copied = run_command("cd " + kit_path("") + " && git ls-files -z | xargs -0 cp --parents -p -t " + to + " 2>&1");
+  if (copied.exit_code != 0) throw std::runtime_error("copying the kit's tracked files to " + dest.string() + " failed:\n" + copied.output);
+  const Command committed = run_command("cd " + to + " && git init -q . && git add -A && git -c user.name=kit -c user.email=kit@localhost "
+                                        "commit -q -m 'the kit, copied' 2>&1");
+  if (committed.exit_code != 0) throw std::runtime_error("committing the kit's copy in " + dest.string() + " failed:\n" + committed.output);
 }
 
 }  // namespace test

@@ -65,3 +65,22 @@ std::string replace_slide_region(const std::string& text, const std::string& nam
 std::string lab01_with_late_penalty(const std::filesystem::path& dir, double per_day);
 
 }  // namespace test
+
+#include <vector>
+
+namespace test {
+
+// The kit's labs, counted from the tree: the folders labs/NN-name/ (sorted), so that no test states
+// how many labs there are. `with_spec` keeps those that also have grader/specs/NN-name.json.
+std::vector<std::string> kit_labs(bool with_spec = false);
+
+}  // namespace test
+
+namespace test {
+
+// A copy of the kit in `dest`: the files git tracks, as they are in the working tree (changes not
+// yet committed included), committed there as one commit of a fresh repository, so that a test may
+// add a lab or an untracked file without touching the kit. No build folder.
+void copy_kit(const std::filesystem::path& dest);
+
+}  // namespace test

@@ -156,13 +156,22 @@ TEST_CASE("make student-release LABS=...: only those labs, and the labs that bui
   const json manifest = json::parse(test::read(dir / "r03" / "grader/reference/MANIFEST.json"));
   CHECK(manifest["labs"].size() == 2);
 
-  // Labs 06 and 08 ask for the student's own lab 04 tree and lab 06 sweep: each releases alone.
-  for (const char* lab : {"06", "08"}) {
-    const auto alone = test::run_command(std::string("LABS=") + lab + " " + script + " " + (dir / lab).string() + " 2>&1");
-    CHECK_MESSAGE(alone.exit_code == 0, alone.output);
-  }
-  CHECK(fs::exists(dir / "08" / "labs/08-atomics-and-scan/AtomicsScan.cl"));
-  CHECK_FALSE(fs::exists(dir / "08" / "labs/04-tree-reductions"));
+  // Labs 06 and 08 ask for the student's own lab 04 tree and lab 06 sweep, not for lab 04's or 06's
+  // folder: lab 06 releases alone. Lab 08's program links lab 06's host library (its CMakeLists.txt:
+  // LINKS lab06), so lab 08 releases with lab 06, and alone is refused, naming both.
+  const auto six = test::run_command("LABS=06 " + script + " " + (dir / "06").string() + " 2>&1");
+  CHECK_MESSAGE(six.exit_code == 0, six.output);
+  CHECK_FALSE(fs::exists(dir / "06" / "labs/04-tree-reductions"));
+  const auto eight = test::run_command("LABS=08 " + script + " " + (dir / "08").string() + " 2>&1");
+  CHECK(eight.exit_code == 1);
+  CHECK_MESSAGE(eight.output.find("student-release: labs/08-atomics-and-scan builds on lab 06's host library (labs/08-atomics-and-scan/CMakeLists.txt: "
+                                  "LINKS lab06): release lab 06 with it") != std::string::npos,
+                eight.output);
+  CHECK_FALSE(fs::exists(dir / "08"));
+  const auto both = test::run_command("LABS=06,08 " + script + " " + (dir / "06-08").string() + " 2>&1");
+  CHECK_MESSAGE(both.exit_code == 0, both.output);
+  CHECK(fs::exists(dir / "06-08" / "labs/08-atomics-and-scan/AtomicsScan.cl"));
+  CHECK_FALSE(fs::exists(dir / "06-08" / "labs/04-tree-reductions"));
 }
 
 TEST_CASE("the release tool refuses a starter that hands out another lab's answer, whichever labs it releases") {
@@ -189,4 +198,44 @@ TEST_CASE("the release tool refuses a starter that hands out another lab's answe
     CHECK(found[0].find("of solutions/04-tree-reductions/TreeReductions.cl (region todo-4 of lab 04-tree-reductions") != std::string::npos);
     CHECK(found[1].find("(region todo-6 of lab 04-tree-reductions") != std::string::npos);
   }
+}
+
+TEST_CASE("make student-release names every file it cannot release, and releases a lab whose README names no measured log") {
+  // A copy of the kit (its tracked files, committed), its build/bin the kit's own.
+  test::TempDir dir;
+  const fs::path kit = dir / "kit";
+  test::copy_kit(kit);
+  fs::create_directories(kit / "build");
+  fs::create_directory_symlink(fs::path(KIT_BIN_DIR), kit / "build" / "bin");
+  const std::string run = "cd '" + kit.string() + "' && KIT_ROOT='" + kit.string() + "' ";
+
+  // A file git does not track in a released lab: refused, naming it, and nothing is left behind.
+  test::write(kit / "labs/03-array-mult-reduce/extra.cpp", "// not added\n");
+  const auto refused = test::run_command(run + "LABS=03 scripts/student-release.sh '" + (dir / "r1").string() + "' 2>&1");
+  CHECK(refused.exit_code == 1);
+  CHECK_MESSAGE(refused.output.find("labs/03-array-mult-reduce/extra.cpp is not tracked by git: git add it, or it is left out of the release") !=
+                    std::string::npos,
+                refused.output);
+  CHECK_FALSE(fs::exists(dir / "r1"));
+  // The same file in a lab the release leaves out is no reason to refuse it.
+  const auto other = test::run_command(run + "LABS=04 scripts/student-release.sh '" + (dir / "r2").string() + "' 2>&1");
+  CHECK_MESSAGE(other.exit_code == 0, other.output);
+  fs::remove(kit / "labs/03-array-mult-reduce/extra.cpp");
+
+  // A committed lab README that names no slides/data/ log: released, the README as it is.
+  const fs::path readme = kit / "labs/03-array-mult-reduce/README.md";
+  std::string text = test::read(readme);
+  for (auto at = text.find("slides/data/"); at != std::string::npos; at = text.find("slides/data/")) text.replace(at, 12, "slides/");
+  test::write(readme, text);
+  REQUIRE(test::run_command(run + "git commit -qam 'no log named' 2>&1").exit_code == 0);
+  const auto released = test::run_command(run + "LABS=03 scripts/student-release.sh '" + (dir / "r3").string() + "' 2>&1");
+  CHECK_MESSAGE(released.exit_code == 0, released.output);
+  CHECK(test::read(dir / "r3" / "labs/03-array-mult-reduce/README.md") == text);
+  CHECK_FALSE(fs::exists(dir / "r3" / "slides"));
+
+  // A released lab without its README: refused, naming it.
+  fs::remove(readme);
+  const auto no_readme = test::run_command(run + "LABS=03 scripts/student-release.sh '" + (dir / "r4").string() + "' 2>&1");
+  CHECK(no_readme.exit_code == 1);
+  CHECK_MESSAGE(no_readme.output.find("labs/03-array-mult-reduce/README.md is missing") != std::string::npos, no_readme.output);
 }
