@@ -251,6 +251,8 @@ class Runner {
  private:
   template <typename T>
   Sum atomic_total(const char* name, const Case& c, const std::vector<T>& in, int warmup, int repeats);
+  template <typename T>
+  Sum launches_at_once(cl::Kernel& k, std::size_t local, int launches, Sum& out);
   cl::Buffer buffer(cl_mem_flags flags, std::size_t bytes, const void* host = nullptr);
   cl::Kernel kernel(const std::string& name, std::size_t local, std::size_t local_bytes);
   // The sizes of a scan's levels and the buffers between them: each level's block sums, and the
