@@ -143,21 +143,6 @@ Start load_journal(const Journal& journal, const BatchOptions& o, const std::vec
   return start;
 }
 
-// The labs in the order a student's labs are handed to the workers: the longest first, so that
-// the longest is not started last while the other workers have nothing left. A lab's length is
-// reckoned from its spec, as the sum of its cases' time limits and its speed case's (lab 08's
-// contention cases and lab 06's speed case weigh most); equal ones keep the spec's order.
-std::vector<std::size_t> labs_longest_first(const std::vector<LabSpec>& specs) {
-  const auto length = [&](std::size_t l) {
-    double seconds = specs[l].speed ? specs[l].speed->time_limit_s : 0;
-    for (const CaseSpec& c : specs[l].cases) seconds += c.time_limit_s;
-    return seconds;
-  };
-  std::vector<std::size_t> order(specs.size());
-  for (std::size_t l = 0; l < order.size(); ++l) order[l] = l;
-  std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return length(a) > length(b); });
-  return order;
-}
 
 // The grading of a class: every student x lab without a result, o.jobs kernels at once, each
 // result in the journal the moment it is made.
@@ -330,6 +315,17 @@ void check_dropped_deadline(const ResultMap& results, const BatchOptions& o, con
   progress << "--no-deadline: " << count << " result(s) lose their lateness: " << late << "\n";
 }
 
+std::vector<std::size_t> labs_longest_first(const std::vector<LabSpec>& specs) {
+  const auto length = [&](std::size_t l) {
+    double seconds = specs[l].speed ? specs[l].speed->time_limit_s : 0;
+    for (const CaseSpec& c : specs[l].cases) seconds += c.time_limit_s;
+    return seconds;
+  };
+  std::vector<std::size_t> order(specs.size());
+  for (std::size_t l = 0; l < order.size(); ++l) order[l] = l;
+  std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return length(a) > length(b); });
+  return order;
+}
 
 bool needs_retry(const LabResult& r) {
   if (r.status == LabStatus::Error) return true;
