@@ -146,7 +146,7 @@ Sum Runner::atomic_total(const char* name, const Case& c, const std::vector<T>& 
   check_input(c, in);
   const std::size_t L = c.local, groups = ceil_div(c.elements, L);
   cl::Kernel k = kernel(name, L, L * sizeof(T));
-  cl::Buffer input = buffer(CL_MEM_READ_ONLY, in.size() * sizeof(T), in.data());
+  cl::Buffer input = this->input(in.size() * sizeof(T), in.data());
   cl::Buffer total = buffer(CL_MEM_READ_WRITE, sizeof(T));
   k.setArg(0, input);
   k.setArg(1, total);
@@ -216,7 +216,7 @@ Sum Runner::read_back(const Case& c, const std::vector<float>& in, int warmup, i
   check_input(c, in);
   const std::size_t L = c.local, groups = ceil_div(c.elements, L);
   cl::Kernel k = kernel("sum_tree", L, L * sizeof(float));
-  cl::Buffer input = buffer(CL_MEM_READ_ONLY, in.size() * sizeof(float), in.data());
+  cl::Buffer input = this->input(in.size() * sizeof(float), in.data());
   cl::Buffer partials = buffer(CL_MEM_WRITE_ONLY, groups * sizeof(float));
   k.setArg(0, input);
   k.setArg(1, partials);
