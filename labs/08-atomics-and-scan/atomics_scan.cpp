@@ -149,6 +149,14 @@ cl::Buffer Runner::buffer(cl_mem_flags flags, std::size_t bytes, const void* hos
   return b;
 }
 
+cl::Buffer Runner::input(std::size_t bytes, const void* host) {
+  for (const KeptInput& k : inputs_)
+    if (k.host == host && k.bytes == bytes) return k.buffer;
+  cl::Buffer b = buffer(CL_MEM_READ_ONLY, bytes, host);
+  if (keep_inputs_) inputs_.push_back({host, bytes, b});
+  return b;
+}
+
 cl::Kernel Runner::kernel(const std::string& name, std::size_t local, std::size_t local_bytes) {
   cl::Kernel k = kit::make_kernel(program_, signature(name), shown_as_);
   if (local > 0) kit::check_local_size(rt_.device, k, local, local_bytes);

@@ -263,10 +263,23 @@ class Runner {
   // runs after another part. The grader's memory-safety case, which runs every part, turns it on.
   void retain_buffers() { retain_ = true; }
 
+  // The program's timed part 1 passes the same two vectors round after round, and each round
+  // would copy them to the device again (16Mi elements: about 40 ms each on an H200's host, untimed
+  // but waited for). While on, part 1's input buffers are kept and used again for the same vector:
+  // the same address and size, which the caller promises still hold the same values, so it turns
+  // this on only around such a loop. Turning it off forgets them.
+  void keep_inputs(bool on) {
+    keep_inputs_ = on;
+    if (!on) inputs_.clear();
+  }
+
  private:
   template <typename T>
   Sum atomic_total(const char* name, const Case& c, const std::vector<T>& in, int warmup, int repeats);
+  template <typename T>
+  Sum launches_at_once(cl::Kernel& k, std::size_t local, int launches, Sum& out);
   cl::Buffer buffer(cl_mem_flags flags, std::size_t bytes, const void* host = nullptr);
+  cl::Buffer input(std::size_t bytes, const void* host);  // read-only, kept while keep_inputs is on
   cl::Kernel kernel(const std::string& name, std::size_t local, std::size_t local_bytes);
   // The sizes of a scan's levels and the buffers between them: each level's block sums, and the
   // scan of those (the next level's output), which the level below adds back.
@@ -285,6 +298,13 @@ class Runner {
   cl::Program program_;
   bool retain_ = false;
   std::vector<cl::Buffer> retained_;
+  struct KeptInput {
+    const void* host;
+    std::size_t bytes;
+    cl::Buffer buffer;
+  };
+  bool keep_inputs_ = false;
+  std::vector<KeptInput> inputs_;
 };
 
 }  // namespace lab08

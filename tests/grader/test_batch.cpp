@@ -5,12 +5,14 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <nlohmann/json.hpp>
 #include <set>
 #include <thread>
 
 #include "core/files.hpp"
+#include "batch/batch.hpp"
 #include "batch/output_lock.hpp"
 #include "kit/paths.hpp"
 #include "support.hpp"
@@ -163,4 +165,31 @@ TEST_CASE("a second grader writing the same output folder is refused, naming the
   const auto run = test::run_program("grader", "grade --no-oclgrind " + args);  // released: it runs
   CHECK_MESSAGE(run.exit_code == 0, run.output);
   CHECK(std::filesystem::exists(dir / "out" / "gradebook.csv"));
+}
+
+TEST_CASE("a student's labs go to the workers longest first, by their specs' time limits, equal ones in the spec's order") {
+  // With --jobs above 1 the workers take student-labs, so one student's labs are graded at the same
+  // time: the longest must not be started last, when the other workers have nothing left to do.
+  const std::vector<grader::LabSpec> specs = grader::load_specs(kit::root() / "grader" / "specs", {});
+  const std::vector<std::size_t> order = grader::labs_longest_first(specs);
+  REQUIRE(order.size() == specs.size());
+  const auto length = [&](std::size_t l) {
+    double seconds = specs[l].speed ? specs[l].speed->time_limit_s : 0;
+    for (const grader::CaseSpec& c : specs[l].cases) seconds += c.time_limit_s;
+    return seconds;
+  };
+  CHECK(specs[order.front()].lab == "08-atomics-and-scan");  // its contention cases: 10 s limits each
+  std::vector<bool> seen(specs.size(), false);
+  for (std::size_t i = 0; i < order.size(); ++i) {
+    seen[order[i]] = true;
+    if (i == 0) continue;
+    CHECK(length(order[i - 1]) >= length(order[i]));
+    if (length(order[i - 1]) == length(order[i])) CHECK(order[i - 1] < order[i]);
+  }
+  CHECK(std::all_of(seen.begin(), seen.end(), [](bool b) { return b; }));
+  // labs 01 and 02 weigh the same (eight cases of 3 s): 01 stays before 02
+  const auto at = [&](const std::string& lab) {
+    return std::find_if(order.begin(), order.end(), [&](std::size_t l) { return specs[l].lab == lab; }) - order.begin();
+  };
+  CHECK(at("01-array-mult") < at("02-array-mult-add"));
 }

@@ -171,6 +171,37 @@ while [ $i -lt $n ]; do echo '{"status":"ok"}' > "$out/tmp"; mv "$out/tmp" "$out
   CHECK(judged == all);
 }
 
+TEST_CASE("on a device other than PoCL's CPU a kernel's cases share one child, whatever PoCL threads they ask for") {
+  // Lab 08's contention cases ask for 2 PoCL threads: on PoCL they run in a child of their own
+  // (the test above); a GPU has no PoCL threads, and a second child would only open the device and
+  // build the kernel again. A stand-in for `grader run-case` passes every case and counts its runs.
+  test::TempDir dir;
+  test::open_to_children(dir);
+  const std::filesystem::path fake = dir / "fake-grader";
+  test::write(fake, R"sh(#!/bin/sh
+while [ $# -gt 0 ]; do case "$1" in --cases) cases=$2;; --result-dir) out=$2;; esac; shift; done
+echo run >> ")sh" + (dir / "children").string() + R"sh("
+echo '{"status":"built"}' > "$out/tmp" && mv "$out/tmp" "$out/built.json"
+n=$(grep -o '"seed"' "$cases" | wc -l)
+i=0
+while [ $i -lt $n ]; do echo '{"status":"ok"}' > "$out/tmp"; mv "$out/tmp" "$out/case-$i.json"; i=$((i + 1)); done
+)sh");
+  std::filesystem::permissions(fake, std::filesystem::perms::owner_all);
+  const auto spec = grader::load_specs(kit::root() / "grader" / "specs", {"08"}).at(0);
+  std::vector<std::size_t> all(spec.cases.size());
+  for (std::size_t i = 0; i < all.size(); ++i) all[i] = i;
+  const auto children = [&](bool cpu_device) {
+    grader::GradeSettings s{fake, dir / (cpu_device ? "cpu" : "gpu")};
+    s.cpu_device = cpu_device;
+    std::filesystem::create_directories(s.workdir);
+    const grader::CaseRuns runs = grader::run_cases(spec, s, dir / "K.cl", "K.cl", all, [](std::size_t, const json&) { return grader::AfterCase::GoOn; });
+    for (const json& r : runs.results) CHECK(r.value("status", "") == "ok");
+    return runs.children;
+  };
+  CHECK(children(true) == 2);   // PoCL: the contention cases in a child of their own
+  CHECK(children(false) == 1);  // a GPU: one child
+}
+
 TEST_CASE("an OpenCL call that fails ends its child, and after other cases ran there it is run again alone, and that run counts") {
   // A kernel that writes past its buffer can damage the child's heap without crashing it; a later
   // case in the same child may then see an OpenCL call fail. That is no verdict on the later case

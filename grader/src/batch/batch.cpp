@@ -143,6 +143,7 @@ Start load_journal(const Journal& journal, const BatchOptions& o, const std::vec
   return start;
 }
 
+
 // The grading of a class: every student x lab without a result, o.jobs kernels at once, each
 // result in the journal the moment it is made.
 class ClassRun {
@@ -155,15 +156,15 @@ class ClassRun {
   // Returns the number of results graded now.
   std::size_t grade(const std::vector<Student>& students) {
     std::size_t already = 0;
-    for (const Student& s : students) {
-      bool missing = false;
-      for (const LabSpec& spec : o_.specs) {
-        ++total_;
-        if (results_.count({s.student, spec.lab})) ++already;
-        else missing = true;
-      }
-      if (missing) todo_.push_back(&s);
-      else std::filesystem::remove_all(work_ / s.student);  // hashed only: its extracted archive, its copies
+    const std::vector<std::size_t> labs = labs_longest_first(o_.specs);
+    left_.assign(students.size(), 0);
+    for (std::size_t i = 0; i < students.size(); ++i) {
+      const Student& s = students[i];
+      total_ += o_.specs.size();
+      for (const std::size_t l : labs)
+        if (results_.count({s.student, o_.specs[l].lab})) ++already;
+        else todo_.push_back({&s, l, i}), ++left_[i];
+      if (!left_[i]) std::filesystem::remove_all(work_ / s.student);  // hashed only: its extracted archive, its copies
     }
     finished_ = already;
     progress_ << students.size() << " students x " << o_.specs.size() << " lab(s): " << already
@@ -197,24 +198,26 @@ class ClassRun {
       service = std::make_unique<BuildServiceProcess>(exe_, pocl_cache, work_ / ("build-service-" + std::to_string(slot)), slot,
                                                       max_build_limit(o_.specs));
     for (std::size_t i; (i = next_++) < todo_.size();) {
-      grade_student(*todo_[i], pocl_cache, service.get());
-      std::filesystem::remove_all(work_ / todo_[i]->student);
+      const Task& task = todo_[i];
+      grade_one(*task.student, task.lab, pocl_cache, service.get());
+      bool last = false;
+      {
+        std::lock_guard<std::mutex> g(lock_);
+        last = --left_[task.student_index] == 0;
+      }
+      if (last) std::filesystem::remove_all(work_ / task.student->student);  // its last lab graded
       // Where the children's PoCL writes it: a folder of their user's when the grader runs as root.
       if (bytes_under(pocl_cache_in_use(pocl_cache)) > (std::uintmax_t(kPoclCacheMiB) << 20))
         empty_pocl_cache(pocl_cache);  // emptied, not removed: the build service's PoCL goes on writing there
     }
   }
 
-  // Every lab of `s` without a result: graded, finished (finish_result), in the journal, recorded.
-  void grade_student(const Student& s, const std::filesystem::path& pocl_cache, const BuildServiceProcess* service) {
+  // Lab `l` of `s`: graded, finished (finish_result), in the journal, recorded.
+  void grade_one(const Student& s, std::size_t l, const std::filesystem::path& pocl_cache, const BuildServiceProcess* service) {
     const PreparedStudent& prepared = prepared_.at(s.student);  // what was hashed, and the copies it was hashed from
     const std::string& refused = prepared.refused;
-    for (std::size_t l = 0; l < o_.specs.size(); ++l) {
+    {
       const LabSpec& spec = o_.specs[l];
-      {
-        std::lock_guard<std::mutex> g(lock_);
-        if (results_.count({s.student, spec.lab})) continue;
-      }
       GradeSettings settings{exe_, work_ / s.student / spec.lab, o_.grading};
       if (!o_.grading.child_per_case) {
         settings.graded = &graded_kernels_;
@@ -283,7 +286,15 @@ class ClassRun {
   const std::filesystem::path work_, exe_;
   GradedKernels graded_kernels_;
   std::mutex lock_;  // guards results_, the counts, o_.stats and progress_
-  std::vector<const Student*> todo_;
+  // One student's lab to grade. The workers take them in turn, so that one student's labs are graded
+  // at the same time (a student's feedback in the time of its longest lab, not of all its labs).
+  struct Task {
+    const Student* student;
+    std::size_t lab;            // in o_.specs
+    std::size_t student_index;  // in left_
+  };
+  std::vector<Task> todo_;
+  std::vector<std::size_t> left_;  // per student: its labs not graded yet (guarded by lock_); at 0 its work folder goes
   std::atomic<std::size_t> next_{0};
   std::size_t total_ = 0, finished_ = 0, graded_now_ = 0;
 };
@@ -307,6 +318,17 @@ void check_dropped_deadline(const ResultMap& results, const BatchOptions& o, con
   progress << "--no-deadline: " << count << " result(s) lose their lateness: " << late << "\n";
 }
 
+std::vector<std::size_t> labs_longest_first(const std::vector<LabSpec>& specs) {
+  const auto length = [&](std::size_t l) {
+    double seconds = specs[l].speed ? specs[l].speed->time_limit_s : 0;
+    for (const CaseSpec& c : specs[l].cases) seconds += c.time_limit_s;
+    return seconds;
+  };
+  std::vector<std::size_t> order(specs.size());
+  for (std::size_t l = 0; l < order.size(); ++l) order[l] = l;
+  std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return length(a) > length(b); });
+  return order;
+}
 
 bool needs_retry(const LabResult& r) {
   if (r.status == LabStatus::Error) return true;

@@ -95,7 +95,9 @@ class CaseRunner {
  private:
   struct Child;
   double limit_of(std::size_t pos) const { return spec_.cases[indices_[pos]].time_limit_s; }
-  int own_threads(std::size_t pos) const { return case_threads(spec_.cases[indices_[pos]], 0); }
+  // The PoCL threads a case asks for (0: the run's); on a device other than PoCL's CPU they mean
+  // nothing, and every case is 0: one child runs them all there (no second context and build).
+  int own_threads(std::size_t pos) const { return s_.cpu_device ? case_threads(spec_.cases[indices_[pos]], 0) : 0; }
   SandboxLimits limits_for(const std::vector<std::size_t>& mine) const;
   std::size_t launch(const std::vector<std::size_t>& mine, bool& built);
   void judge(std::size_t pos) {

@@ -226,6 +226,19 @@ LabResult grade_screened(const LabSpec& spec, const LabReference& reference, con
       return AfterCase::GoOn;  // an error is retried anyway
     return s.grading.stop_at_first_loss ? AfterCase::Stop : AfterCase::GoOn;
   };
+  // The speed case runs before the cases, its line still after theirs. It has the device to itself
+  // (DeviceLock): after the cases it would wait for every case child of the kernels graded beside
+  // this one (--jobs: one student's other labs) to end, while new ones wait for it, and the device
+  // would stand idle in between; first, it waits only for those already running. `grader mutants`
+  // (stop_at_first_loss) keeps it last: a kernel that lost a case's points needs no speed case.
+  const bool with_speed = spec.speed && (spec.speed->visible || !s.grading.visible_only);
+  std::optional<CaseResult> speed;
+  double speed_seconds = 0;
+  if (with_speed && !s.grading.stop_at_first_loss) {
+    const Clock::time_point speed_start = Clock::now();
+    speed = speed_case(spec, reference, driver, s, copy, shown_as);
+    speed_seconds = since(speed_start);
+  }
   const Clock::time_point cases_start = Clock::now();
   const CaseRuns runs = run_cases(spec, s, copy, shown_as, indices, judge);
   phase("build", runs.build_seconds);
@@ -254,10 +267,10 @@ LabResult grade_screened(const LabSpec& spec, const LabReference& reference, con
   r.device = runs.build.value("device", "");
   case_lines(spec, reference, driver, indices, runs, source, shown_as, r);
   if (s.grading.stop_at_first_loss && std::any_of(r.cases.begin(), r.cases.end(), loses_points)) return r;
-  if (spec.speed && (spec.speed->visible || !s.grading.visible_only)) {
+  if (with_speed) {
     const Clock::time_point speed_start = Clock::now();
-    r.cases.push_back(speed_case(spec, reference, driver, s, copy, shown_as));
-    phase("speed", since(speed_start));
+    r.cases.push_back(speed ? *speed : speed_case(spec, reference, driver, s, copy, shown_as));
+    phase("speed", speed ? speed_seconds : since(speed_start));
   }
   const bool with_safety = !s.oclgrind_done_elsewhere && spec.safety && s.grading.safety() && (spec.safety->visible || !s.grading.visible_only);
   const bool with_algorithm = !s.oclgrind_done_elsewhere && s.grading.algorithm() && spec.algorithm && (spec.algorithm->visible || !s.grading.visible_only);
