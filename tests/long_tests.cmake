@@ -14,6 +14,13 @@ foreach(kit_line IN LISTS kit_long_tests)
   endif()
   set(kit_name "${CMAKE_MATCH_3}")
   set_tests_properties("${kit_name}" PROPERTIES COST "${CMAKE_MATCH_1}")
+  # A hang guard, not a verdict: four times the measured seconds (measured on a busy machine
+  # already), and never below ctest's own 1500 s.
+  math(EXPR kit_timeout "${CMAKE_MATCH_1} * 4")
+  if(kit_timeout LESS 1500)
+    set(kit_timeout 1500)
+  endif()
+  set_tests_properties("${kit_name}" PROPERTIES TIMEOUT "${kit_timeout}")
   set(kit_properties "${CMAKE_MATCH_2}")
   if(kit_properties STREQUAL "-")
     set(kit_properties "")

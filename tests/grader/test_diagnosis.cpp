@@ -30,7 +30,7 @@ const std::size_t kMutantsPerLab = mutants_per_lab();
 
 const char* kOnePoclThread = "POCL_MAX_PTHREAD_COUNT=1 ";
 
-json spec_of(const std::string& lab) { return json::parse(test::read(kit::root() / "grader" / "specs" / (lab + ".json"))); }
+json spec_json_of(const std::string& lab) { return json::parse(test::read(kit::root() / "grader" / "specs" / (lab + ".json"))); }
 
 std::string field(const json& c, const std::string& name) {
   const json& v = c.at(name);
@@ -122,7 +122,7 @@ Checked grader_check(const json& spec, const std::string& kernel, const test::Te
 // twenty times, a guard against a hang only: a case the grader finished is not lost to a loaded
 // machine here.
 test::Command program_check(const std::string& lab, const json& c, const std::filesystem::path& kernel, int limits = 20) {
-  const int limit = limits * spec_of(lab).at("time_limit_s").get<int>();
+  const int limit = limits * spec_json_of(lab).at("time_limit_s").get<int>();
   return test::run_command("timeout " + std::to_string(limit) + " env " + kOnePoclThread + kit::kBufferGuardVariable + "=1 '" + KIT_BIN_DIR + "/" + lab + "' --check --warmup 0 --repeats 1 -k '" +
                            kernel.string() + "' " + program_options(lab, c));
 }
@@ -132,7 +132,7 @@ test::Command program_check(const std::string& lab, const json& c, const std::fi
 TEST_CASE("a lab program's --check and grader check agree on the kit's mutants of labs 03 to 06") {
   std::size_t compared = 0, both_failed = 0, picked = 0, different_results = 0;
   for (const std::string lab : {"03-array-mult-reduce", "04-tree-reductions", "05-multipass-reductions", "06-cascade-reduction"}) {
-    const json spec = spec_of(lab);
+    const json spec = spec_json_of(lab);
     const std::vector<grader::Mutant> all =
         grader::make_mutants(test::read(kit::root() / "solutions" / lab / spec.at("kernel_file").get<std::string>()));
     const std::vector<std::size_t> chosen = grader::pick_evenly(all.size(), kMutantsPerLab);
@@ -206,7 +206,7 @@ std::string lab03_with(const std::string& from, const std::string& to) {
 }  // namespace
 
 TEST_CASE("lab 03 without the loop's barrier gets one hint from the program on real data and several threads and from grader check") {
-  const json spec = spec_of("03-array-mult-reduce");
+  const json spec = spec_json_of("03-array-mult-reduce");
   test::TempDir dir;
   const std::string kernel = lab03_with("        barrier(CLK_LOCAL_MEM_FENCE);   // every value of the previous level is in prods\n", "");
   const Checked checked = grader_check(spec, kernel, dir);
@@ -228,7 +228,7 @@ TEST_CASE("lab 03 without the loop's barrier gets one hint from the program on r
 }
 
 TEST_CASE("a kernel whose loop has its barrier is not told to add one, and sees the compiler's warning on its own line") {
-  const json spec = spec_of("03-array-mult-reduce");
+  const json spec = spec_json_of("03-array-mult-reduce");
   test::TempDir dir;
   // The group id where the local id belongs, and `&` below `==`: wgNum & (mask == 0) is always 0.
   const std::string kernel = lab03_with("        if ((tnum & mask) == 0)\n", "        if (wgNum & mask == 0)\n");
@@ -251,7 +251,7 @@ TEST_CASE("a kernel whose loop has its barrier is not told to add one, and sees 
 }
 
 TEST_CASE("a kernel that never writes dC is not told about dC[get_global_id(0)] unless it writes there") {
-  const json spec = spec_of("03-array-mult-reduce");
+  const json spec = spec_json_of("03-array-mult-reduce");
   // No store at all; a store at the global id, kept inside dC (so work-group 1's slot stays unwritten).
   for (const auto& [store, named] : {std::pair{";", false}, std::pair{"if (gid < get_num_groups(0)) dC[gid] = prods[0];", true}}) {
     CAPTURE(store);
@@ -265,7 +265,7 @@ TEST_CASE("a kernel that never writes dC is not told about dC[get_global_id(0)] 
 }
 
 TEST_CASE("lab 05's ping-pong tree without its barrier is told so, by the program and by grader check") {
-  const json spec = spec_of("05-multipass-reductions");
+  const json spec = spec_json_of("05-multipass-reductions");
   const std::string solution = test::read(kit::root() / "solutions/05-multipass-reductions/MultipassReductions.cl");
   const std::size_t kernel_at = solution.find("pingpong_pass(");
   const std::string barrier = "        barrier(CLK_LOCAL_MEM_FENCE);\n";
