@@ -55,7 +55,7 @@ TEST_CASE("make new-lab: README.md's \"Adding a lab\" checklist, run in a copy o
   // the mutants, git add (with the equivalents file) and the release.
   std::string shown;
   for (const auto& s : steps) shown += s.command + "\n";
-  for (const char* step : {"make new-lab NAME=09-name", "make build", "grader reference --labs 09", "grader check 09\n",
+  for (const char* step : {"make new-lab NAME=09-name", "make build", "grader reference --labs 09", "grader release-specs --kit-starters", "grader/starters.json", "grader check 09\n",
                            "grader check 09 --dir solutions", "grader mutants 09", "git add ", "grader/mutants/09-name.equivalent.json",
                            "make student-release DEST=build/release-09 LABS=09"})
     CHECK_MESSAGE(shown.find(step) != std::string::npos, "the checklist lacks `" << step << "`:\n" << shown);
@@ -116,6 +116,10 @@ TEST_CASE("make new-lab: README.md's \"Adding a lab\" checklist, run in a copy o
   CHECK(ran.at("build/bin/grader check 09").output.find("Not all visible cases pass: 0 / 3 points") != std::string::npos);
   CHECK(ran.at("build/bin/grader check 09 --dir solutions").output.find("All visible cases pass: 3 / 3 points") != std::string::npos);
   CHECK(fs::exists(kit / "grader/reference/09-name.json"));
+  // The starter's hash is stored with the kit's others: grader grade screens an unchanged starter.
+  const auto starters = nlohmann::json::parse(test::read(kit / "grader/starters.json"));
+  CHECK_MESSAGE(starters["labs"].contains("09-name"), starters.dump());
+  CHECK(starters["labs"]["09-name"]["file"] == "Name.cl");
   const std::string& mutants = ran.at("build/bin/grader mutants 09").output;
   CHECK_MESSAGE(std::regex_search(mutants, std::regex(R"(09-name: \d+ mutants made .* 0 survived, 0 equivalent)")), mutants);
   CHECK_MESSAGE(mutants.find("control: the solution scored 10/10") != std::string::npos, mutants);

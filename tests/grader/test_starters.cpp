@@ -65,7 +65,7 @@ TEST_CASE("an untouched starter is unchanged-starter with 0 points on every line
 TEST_CASE("the kit's grader/starters.json holds the hashes of labs/' starters") {
   std::vector<std::pair<std::string, std::string>> labs;
   for (const grader::LabSpec& spec : grader::load_specs(kit::root() / "grader/specs")) labs.emplace_back(spec.lab, spec.kernel_file);
-  REQUIRE(labs.size() == 8);
+  REQUIRE(labs.size() == test::kit_labs(true).size());  // every lab with a spec, counted from the tree
   const json now = grader::starter_hashes(kit::root() / "labs", labs);
   const json stored = json::parse(test::read(kit::root() / "grader" / grader::kKitStartersFile));
   CHECK_MESSAGE(stored == now, "a starter's code changed: run build/bin/grader release-specs --kit-starters to store its hash");

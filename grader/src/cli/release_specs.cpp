@@ -47,8 +47,9 @@ class ReleaseSpecs : public Command {
     // The released starters' hashes, as they are now: a student's copy later holds edited ones,
     // and `grader grade` there screens for unchanged starters against these.
     const std::filesystem::path starters = dest_ / "grader" / kReleaseStartersFile;
-    write_file_atomically(starters, starter_hashes(kit::root() / "labs", starters_of(load_specs(g.specs_dir, labs))).dump(2) + "\n");
-    std::cout << "starters: " << checked.size() << " lab(s)' hashes in " << starters.string() << "\n";
+    const auto released = starters_of(load_specs(g.specs_dir, labs));
+    write_file_atomically(starters, starter_hashes(kit::root() / "labs", released).dump(2) + "\n");
+    std::cout << "starters: " << released.size() << " lab(s)' hashes in " << starters.string() << "\n";
     return 0;
   }
 
