@@ -19,10 +19,86 @@ std::string failed_block(const std::string& output, const std::string& name) {
   return output.substr(at, end == std::string::npos ? std::string::npos : end - at);
 }
 
-// `grader check LAB` on the test kernel `data` placed as the lab's file.
-std::string check(const std::string& lab, const std::string& file, const std::string& data, const test::TempDir& dir) {
-  test::write(dir / lab / file, test::read(test::data(data)));
+// `grader check LAB` on `kernel` placed as the lab's file: a test kernel of tests/data named by
+// its file name (ending .cl), or a kernel's text.
+std::string check(const std::string& lab, const std::string& file, const std::string& kernel, const test::TempDir& dir) {
+  const bool named = kernel.size() > 3 && kernel.find('\n') == std::string::npos && kernel.substr(kernel.size() - 3) == ".cl";
+  test::write(dir / lab / file, named ? test::read(test::data(kernel)) : kernel);
   return test::run_program("grader", "check " + lab.substr(0, 2) + " --dir " + dir.path.string()).output;
+}
+
+// Lab 04's solution with `from` replaced by `to` once, in the kernel `function` (the first
+// occurrence after its name): each test kernel below is the solution with one fault written in.
+std::string rung_edited(std::string text, const std::string& function, const std::string& from, const std::string& to) {
+  const std::size_t start = text.find(function + "(");
+  REQUIRE_MESSAGE(start != std::string::npos, function);
+  const std::size_t at = text.find(from, start);
+  REQUIRE_MESSAGE(at != std::string::npos, function << ": " << from);
+  return text.replace(at, from.size(), to);
+}
+
+std::string tree_solution() { return test::read(kit::root() / "solutions/04-tree-reductions/TreeReductions.cl"); }
+
+// Rung 5's last six levels, each with its barrier, as the solution writes them.
+const char* kUnrolledLevels =
+    "    if (WG_SIZE >=   64) { if (tid <   32) scratch[tid] += scratch[tid +   32]; barrier(CLK_LOCAL_MEM_FENCE); }\n"
+    "    if (WG_SIZE >=   32) { if (tid <   16) scratch[tid] += scratch[tid +   16]; barrier(CLK_LOCAL_MEM_FENCE); }\n"
+    "    if (WG_SIZE >=   16) { if (tid <    8) scratch[tid] += scratch[tid +    8]; barrier(CLK_LOCAL_MEM_FENCE); }\n"
+    "    if (WG_SIZE >=    8) { if (tid <    4) scratch[tid] += scratch[tid +    4]; barrier(CLK_LOCAL_MEM_FENCE); }\n"
+    "    if (WG_SIZE >=    4) { if (tid <    2) scratch[tid] += scratch[tid +    2]; barrier(CLK_LOCAL_MEM_FENCE); }\n"
+    "    if (WG_SIZE >=    2) { if (tid <    1) scratch[tid] += scratch[tid +    1]; barrier(CLK_LOCAL_MEM_FENCE); }\n";
+
+// The classic warp-synchronous tail: the last 32 work-items' levels without barriers, volatile.
+std::string tree_warp_tail() {
+  return rung_edited(tree_solution(), "reduce5_unrolled", kUnrolledLevels,
+                     "    // The last warp: 32 work-items in lock-step, no barriers needed.\n"
+                     "    if (tid < 32)\n"
+                     "    {\n"
+                     "        volatile local int *v = scratch;\n"
+                     "        if (WG_SIZE >= 64) v[tid] += v[tid + 32];\n"
+                     "        if (WG_SIZE >= 32) v[tid] += v[tid + 16];\n"
+                     "        if (WG_SIZE >= 16) v[tid] += v[tid + 8];\n"
+                     "        if (WG_SIZE >=  8) v[tid] += v[tid + 4];\n"
+                     "        if (WG_SIZE >=  4) v[tid] += v[tid + 2];\n"
+                     "        if (WG_SIZE >=  2) v[tid] += v[tid + 1];\n"
+                     "    }\n");
+}
+
+// The same tail as a helper function, called under if (tid < 32).
+std::string tree_warp_function() {
+  const std::string called = rung_edited(tree_solution(), "reduce5_unrolled", kUnrolledLevels, "    if (tid < 32) warp_reduce(scratch, tid);\n");
+  return test::replace_once(called, "// Rung 5: the tree fully unrolled",
+                            "// The last warp's levels: its work-items run in lock-step, so no barrier is needed.\n"
+                            "void warp_reduce(volatile local int *s, uint tid)\n"
+                            "{\n"
+                            "    s[tid] += s[tid + 32];\n"
+                            "    s[tid] += s[tid + 16];\n"
+                            "    s[tid] += s[tid + 8];\n"
+                            "    s[tid] += s[tid + 4];\n"
+                            "    s[tid] += s[tid + 2];\n"
+                            "    s[tid] += s[tid + 1];\n"
+                            "}\n"
+                            "\n"
+                            "// Rung 5: the tree fully unrolled");
+}
+
+// Rung 3 storing its sum at out[get_local_size(0)].
+std::string tree_output_index() {
+  return rung_edited(tree_solution(), "reduce3_sequential", "out[get_group_id(0)] = scratch[0];", "out[get_local_size(0)] = scratch[0];");
+}
+
+// Rung 4 loading both elements unguarded, and its tree loop without its barrier.
+std::string tree_read_past_and_race() {
+  const std::string unguarded = rung_edited(tree_solution(), "reduce4_first_add",
+                                            "    int a = (gid < n) ? in[gid] : 0;\n"
+                                            "    int b = (gid + L < n) ? in[gid + L] : 0;\n"
+                                            "    scratch[tid] = a + b;\n",
+                                            "    scratch[tid] = in[gid] + in[gid + L];\n");
+  const std::size_t loop = unguarded.find("for (", unguarded.find("scratch[tid] = in[gid] + in[gid + L];"));
+  const std::string barrier = "        barrier(CLK_LOCAL_MEM_FENCE);\n";
+  const std::size_t at = unguarded.find(barrier, loop);
+  REQUIRE(at != std::string::npos);
+  return std::string(unguarded).erase(at, barrier.size());
 }
 
 const char* kRung5Small = "rung 5 (unrolled): N below L: 7 elements, L = 32";
@@ -31,10 +107,9 @@ const char* kRung5Large = "rung 5 (unrolled): N not a multiple: 1000, L = 64";
 }  // namespace
 
 TEST_CASE("a warp-synchronous tail in rung 5 is named from the race Oclgrind finds, volatile or in a function, with the read past scratch") {
-  for (const auto& [data, tail_line, is_volatile] : {std::tuple{"tree_warp_tail.cl", 157, true}, std::tuple{"tree_warp_function.cl", 167, true}}) {
-    CAPTURE(data);
+  for (const auto& [kernel, tail_line, is_volatile] : {std::tuple{tree_warp_tail(), 157, true}, std::tuple{tree_warp_function(), 167, true}}) {
     test::TempDir dir;
-    const std::string output = check("04-tree-reductions", "TreeReductions.cl", data, dir);
+    const std::string output = check("04-tree-reductions", "TreeReductions.cl", kernel, dir);
     CAPTURE(output);
     for (const char* name : {kRung5Small, kRung5Large}) {
       const std::string block = failed_block(output, name);
@@ -58,7 +133,7 @@ TEST_CASE("a warp-synchronous tail in rung 5 is named from the race Oclgrind fin
 
 TEST_CASE("a sum stored at out[get_local_size(0)] is told the index from the invalid write, not to compare the tree") {
   test::TempDir dir;
-  const std::string output = check("04-tree-reductions", "TreeReductions.cl", "tree_output_index.cl", dir);
+  const std::string output = check("04-tree-reductions", "TreeReductions.cl", tree_output_index(), dir);
   CAPTURE(output);
   const std::string block = failed_block(output, "rung 3 (sequential): N below L: 7 elements, L = 32");
   CHECK(block.find("hint: Oclgrind, on this case: invalid write of size 4 at global memory (kernel reduce3_sequential)") != std::string::npos);
@@ -70,7 +145,7 @@ TEST_CASE("a sum stored at out[get_local_size(0)] is told the index from the inv
 
 TEST_CASE("a kernel that reads past its input and races is told both, then the missing barrier the code shows") {
   test::TempDir dir;
-  const std::string output = check("04-tree-reductions", "TreeReductions.cl", "tree_read_past_and_race.cl", dir);
+  const std::string output = check("04-tree-reductions", "TreeReductions.cl", tree_read_past_and_race(), dir);
   CAPTURE(output);
   const std::string block = failed_block(output, "rung 4 (first add): N below L: 7 elements, L = 32");
   const std::size_t read = block.find("hint: Oclgrind, on this case: invalid read of size 4 at global memory (kernel reduce4_first_add)");
