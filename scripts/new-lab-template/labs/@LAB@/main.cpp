@@ -46,7 +46,7 @@ int main(int argc, char** argv) {
     if (!verdict.pass) {
       std::printf("CHECK FAILED: %s\n", verdict.message.c_str());
       if (!verdict.hint.empty()) std::printf("hint: %s\n", verdict.hint.c_str());
-      return kit::witness_failed_check(argc, argv, {{"-n", "--elements", c.elements, 65536}}, file.string(), rt.summary(), 1);
+      return kit::witness_failed_check(argc, argv, kit::kElementsWitness, {c.elements}, file.string(), rt.summary(), 1);
     }
     std::printf("Check passed: all %zu outputs match, nothing written past the end.\n", c.elements);
     return 0;
