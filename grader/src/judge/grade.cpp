@@ -284,6 +284,20 @@ LabResult grade_screened(const LabSpec& spec, const LabReference& reference, con
   return r;
 }
 
+// The pristine starter: a folder of them where one is given, else the hashes stored with the kit
+// or the release (never the kit's labs/, which a student may have edited).
+bool unchanged_starter(const GradeSettings& s, const LabSpec& spec, const std::string& source, const std::filesystem::path& path) {
+  if (!s.starters.empty()) return same_as_starter(source, path, s.starters / spec.lab / spec.kernel_file);
+  const std::optional<std::string> stored = stored_starter_hash(kit::root(), spec.lab, spec.kernel_file);
+  return stored && *stored == starter_hash(source);
+}
+
+std::string joined_lines(const std::vector<std::string>& lines) {
+  std::string all;
+  for (const std::string& line : lines) all += (all.empty() ? "" : "\n") + line;
+  return all;
+}
+
 }  // namespace
 
 LabResult grade_lab(const LabSpec& spec, const LabReference& reference, const std::filesystem::path& submission,
@@ -313,19 +327,8 @@ LabResult grade_lab(const LabSpec& spec, const LabReference& reference, const st
                        " bytes, above the limit of " + std::to_string(kMaxKernelBytes) + " bytes for a kernel file");
   const std::string source = read_file(found->path);
   const auto problems = screen_kernel_source(source, found->relative, driver.kernels());
-  if (!problems.empty()) {
-    std::string all;
-    for (const std::string& p : problems) all += (all.empty() ? "" : "\n") + p;
-    return unbuilt(r, LabStatus::Rejected, all);
-  }
-  // The pristine starter: a folder of them where one is given, else the hashes stored with the kit
-  // or the release (never the kit's labs/, which a student may have edited).
-  const auto unchanged = [&] {
-    if (!s.starters.empty()) return same_as_starter(source, found->path, s.starters / spec.lab / spec.kernel_file);
-    const std::optional<std::string> stored = stored_starter_hash(kit::root(), spec.lab, spec.kernel_file);
-    return stored && *stored == starter_hash(source);
-  };
-  if (s.starter_check && unchanged())
+  if (!problems.empty()) return unbuilt(r, LabStatus::Rejected, joined_lines(problems));
+  if (s.starter_check && unchanged_starter(s, spec, source, found->path))
     return unbuilt(r, LabStatus::UnchangedStarter, found->relative + " is unchanged from the starter (labs/" + spec.lab + "/" +
                                                        spec.kernel_file + ", outside comments and spacing): 0 points");
   if (s.phases) (*s.phases)["screening"] += since(start);
