@@ -180,7 +180,7 @@ constexpr int kConcurrentQueues = 8;
 template <typename T>
 Sum Runner::launches_at_once(cl::Kernel& k, std::size_t local, int launches, Sum& out) {
   std::vector<cl::CommandQueue> queues;
-  for (int q = 0; q < kConcurrentQueues; ++q) queues.emplace_back(rt_.context, rt_.device);
+  for (int q = 0; q < kConcurrentQueues; ++q) queues.push_back(cl::CommandQueue(rt_.context, rt_.device));
   std::vector<cl::Buffer> totals;
   std::vector<T> results(std::size_t(launches), T(0));
   const T zero = 0;

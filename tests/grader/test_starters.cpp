@@ -76,7 +76,7 @@ TEST_CASE("the kit's grader/starters.json holds the hashes of labs/' starters") 
         now["labs"]["03-array-mult-reduce"]["sha256"]);
 }
 
-TEST_CASE("stored starter hashes: a release's file first, then the kit's; a malformed file is named with its field") {
+TEST_CASE("stored starter hashes: a release's file first, then the kit's, and a malformed file is named with its field") {
   test::TempDir root;
   CHECK_FALSE(grader::stored_starter_hash(root.path, "03-array-mult-reduce", "ArrayMultReduce.cl"));  // neither file
   const std::string a(64, 'a'), b(64, 'b');
