@@ -44,8 +44,10 @@ struct Painted {
   bool a_drawing() const { return pixels >= 300 && x1 - x0 >= 200 && y1 - y0 >= 100; }  // a drawing's size, not a stray dot
 };
 
+// The window is tall enough for a whole report: report.html leads with the points and the lines that
+// lost points, so a lab's drawings lie some thousands of pixels down (about 3100 for the student below).
 Painted screenshot(const fs::path& html, const fs::path& png, const fs::path& profile) {
-  const auto shot = test::run_command(browser(html, profile, "--window-size=1280,1600 --screenshot=" + sh(png.string())));
+  const auto shot = test::run_command(browser(html, profile, "--window-size=1280,6000 --screenshot=" + sh(png.string())));
   REQUIRE_MESSAGE(fs::exists(png), shot.output);
   const auto read = test::run_command("python3 " + test::kit_path("tests/grader/png_colour_box.py") + " " + sh(png.string()) + " 1f77b4 e6550d 9ecae1");
   REQUIRE_MESSAGE(read.exit_code == 0, read.output);

@@ -77,6 +77,7 @@ std::size_t drawing_path_end(const std::string& note) {
 bool is_drawing_note(const std::string& note) { return drawing_path_end(note) != std::string::npos; }
 
 // Each drawing folded under its lab's lines, its caption (the note) in the summary and above it.
+// The summary is grey: a drawing's own colours (draw/svg.cpp) appear nowhere else on the page.
 void drawings_html(std::ostream& o, const LabResult& r, const std::filesystem::path& folder) {
   for (const InlineDrawing& d : inline_drawings(r, folder)) {
     if (d.svg.empty()) {
@@ -165,7 +166,7 @@ const char* const kStyle =
     ".fail .label{background:#f8d7da;color:#842029}.skip .label{background:#e2e3e5;color:#41464b}\n"
     ".hint{color:#555;font-size:.92em}pre{background:#f6f6f6;padding:.5em;overflow-x:auto}ul.notes{padding-left:1.2em}\n"
     "figure{margin:1em 0;width:max-content;max-width:calc(100vw - 3em);overflow-x:auto}figcaption{color:#555;font-size:.9em;margin-bottom:.5em}\n"
-    "details.drawing{margin:.5em 0}details.drawing summary{cursor:pointer;color:#1f4e79}ul.lost li{margin-bottom:.4em}\n";
+    "details.drawing{margin:.5em 0}details.drawing summary{cursor:pointer;color:#333;text-decoration:underline}ul.lost li{margin-bottom:.4em}\n";
 
 }  // namespace
 
