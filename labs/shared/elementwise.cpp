@@ -13,6 +13,7 @@
 #include "kit/witness.hpp"
 #include "kit/errors.hpp"
 #include "kit/local_size.hpp"
+#include "kit/marker.hpp"
 #include "kit/paths.hpp"
 
 namespace elementwise {
@@ -21,17 +22,8 @@ namespace {
 // Written into the spare slots past n; a guarded kernel never changes it.
 constexpr std::uint32_t kMarkerBits = 0x7fc0dead;
 
-float marker() {
-  float f;
-  std::memcpy(&f, &kMarkerBits, sizeof f);
-  return f;
-}
-
-bool is_marker(float f) {
-  std::uint32_t bits;
-  std::memcpy(&bits, &f, sizeof bits);
-  return bits == kMarkerBits;
-}
+float marker() { return kit::marker_float(kMarkerBits); }
+bool is_marker(float f) { return kit::is_marker_float(f, kMarkerBits); }
 
 }  // namespace
 

@@ -7,23 +7,15 @@
 #include "kit/errors.hpp"
 #include "kit/launch.hpp"
 #include "kit/local_size.hpp"
+#include "kit/marker.hpp"
 
 namespace lab@NN@ {
 namespace {
 
 constexpr std::uint32_t kMarkerBits = 0x7fc0beef;  // a NaN written past N; a guarded kernel leaves it
 
-float marker() {
-  float f;
-  std::memcpy(&f, &kMarkerBits, sizeof f);
-  return f;
-}
-
-bool is_marker(float f) {
-  std::uint32_t bits;
-  std::memcpy(&bits, &f, sizeof bits);
-  return bits == kMarkerBits;
-}
+float marker() { return kit::marker_float(kMarkerBits); }
+bool is_marker(float f) { return kit::is_marker_float(f, kMarkerBits); }
 
 }  // namespace
 
