@@ -70,8 +70,9 @@ std::string first_lines(const std::string& text, int n) {
 
 std::string known_device_fault_rewrite(const std::string& source, const std::string& device) {
   // The code each fault of the table is known by (common/data/known_device_faults.json): for
-  // barrier-loop-size-bound, a loop whose condition calls a size builtin.
-  static const std::regex size_bound(R"(\b(for\s*\([^;]*;[^;]*|while\s*\([^)]*)\bget_(local_size|global_size|num_groups)\s*\()");
+  // barrier-loop-size-bound, a loop whose condition calls a size builtin (a while's condition read
+  // up to its body, so that a cast in it, `while (s < (int)get_local_size(0))`, is seen).
+  static const std::regex size_bound(R"(\b(for\s*\([^;]*;[^;]*|while\s*\([^;{]*)\bget_(local_size|global_size|num_groups)\s*\()");
   if (!std::regex_search(code_without_comments(source), size_bound)) return "";
   std::vector<DeviceFault> faults;
   try {

@@ -148,7 +148,47 @@ TEST_CASE("the known PoCL fault's loop gets the rewrite that avoids it, where th
     CHECK(block.find(" has a known compiler fault (barrier-loop-size-bound): a loop with a barrier in it whose condition calls get_local_size") !=
           std::string::npos);
     CHECK(block.find("uint L = get_local_size(0);") != std::string::npos);
+    // A larger case of the same kernel function: after Oclgrind witnessed the smallest failing
+    // one with every check, the device ran it again with its optimizations off, which avoid the fault.
+    const std::string larger = check_block(run.output, "slide's L = 32, 2048 groups, int");
+    CHECK(larger.find("  DEVICE ") == 0);
+    CHECK(larger.find("the same kernel built with the device's optimizations off (-cl-opt-disable, which avoids the known compiler fault "
+                      "in the hint) computed the right result on the device") != std::string::npos);
+    CHECK(larger.find("the smaller case \"one work-group of 8\" of the same kernel function computed the right result with every check") !=
+          std::string::npos);
   }
+}
+
+TEST_CASE("the known PoCL fault's loop in a kernel that is also wrong: the run with the optimizations off rescues no wrong case") {
+  test::TempDir dir;
+  // The same loop; the kernel writes no sum for work-groups 1024 and above: wrong everywhere on
+  // the cases of 2048 groups, with or without the device's optimizations, and under Oclgrind.
+  const std::string kernel =
+      "kernel void ArrayMultReduce(global const float *dA, global const float *dB, local float *prods, global float *dC)\n"
+      "{\n"
+      "    int gid = get_global_id(0);\n"
+      "    int tnum = get_local_id(0);\n"
+      "    prods[tnum] = dA[gid] * dB[gid];\n"
+      "    barrier(CLK_LOCAL_MEM_FENCE);\n"
+      "    for (uint offset = 1; offset < get_local_size(0); offset *= 2) {\n"
+      "        if ((tnum & (2 * offset - 1)) == 0)\n"
+      "            prods[tnum] += prods[tnum + offset];\n"
+      "        barrier(CLK_LOCAL_MEM_FENCE);\n"
+      "    }\n"
+      "    if (tnum == 0 && get_group_id(0) < 1024)\n"
+      "        dC[get_group_id(0)] = prods[0];\n"
+      "}\n";
+  test::write(dir / "03-array-mult-reduce" / "ArrayMultReduce.cl", kernel);
+  const auto run = test::run_program("grader", "check 03 --dir " + dir.path.string());
+  CAPTURE(run.output);
+  CHECK(run.exit_code == 1);
+  for (const char* name : {"slide's L = 32, 2048 groups, int", "slide's L = 32, 2048 groups, real"}) {
+    const std::string block = check_block(run.output, name);
+    CHECK(block.find("  FAIL ") == 0);
+    CHECK(block.find("-cl-opt-disable") == std::string::npos);
+  }
+  // Where this PoCL has the fault, the small case it gets wrong is still the device's.
+  if (run.output.find("DEVICE") != std::string::npos) CHECK(check_block(run.output, "one work-group of 8").find("  DEVICE ") == 0);
 }
 
 TEST_CASE("a lab program's failed --check is witnessed under Oclgrind: DEVICE where only the device gets it wrong") {

@@ -57,7 +57,12 @@ std::string rewrite_build_log(const std::string& log, const std::string& file);
 // still hold it, and a program released after that corrupts its heap.
 void forget_built_programs(cl_context context);
 
-// Compiles `file` for `device` with -cl-std=CL1.2 plus `options`. The source is prefixed with a
+// Options added to every build_program from this environment variable: the grader's witness sets it
+// to -cl-opt-disable in a child that runs a case again with the device's optimizations off
+// (grader/src/judge/witness.hpp), a child's environment being the grader's own.
+inline constexpr const char* kExtraBuildOptionsVariable = "KIT_EXTRA_BUILD_OPTIONS";
+
+// Compiles `file` for `device` with -cl-std=CL1.2 plus `options` (and $KIT_EXTRA_BUILD_OPTIONS). The source is prefixed with a
 // #line directive so line numbers and the file name in messages are the student's; `shown_as`
 // replaces the file's path in messages (the grader builds a private copy of a submission's file).
 // The file is read as editor_text; a UTF-16 or UTF-32 file throws kit::Error (encoding_problem).

@@ -171,7 +171,8 @@ std::string device_disagrees_summary(const std::string& status_csv) {
   if (cases == 0) return "";
   return "Device disagrees: " + std::to_string(cases) + (cases == 1 ? " case" : " cases") + " in " + std::to_string(labs) +
          (labs == 1 ? " student-lab" : " student-labs") +
-         " that the device got wrong were computed right under Oclgrind with no finding (status device-disagrees); "
+         " that the device got wrong were shown right by a witness, Oclgrind or the device with its optimizations off where a "
+         "known compiler fault applies (status device-disagrees); "
          "review them in gradebook-status.csv and the students' reports.\n";
 }
 

@@ -9,6 +9,10 @@
 #include "grader/lab/driver.hpp"
 #include "kit/witness.hpp"
 #include "isolation/case_runs.hpp"
+#include "isolation/device_lock.hpp"
+#include "isolation/devices.hpp"
+#include "isolation/fresh_memory.hpp"
+#include "kit/program.hpp"
 #include "judge/evidence.hpp"
 #include "oclgrind/algorithm.hpp"
 #include "oclgrind/checks.hpp"
@@ -79,6 +83,31 @@ bool computed_wrong_under_oclgrind(const LabSpec& spec, const LabReference& refe
   return !driver.compare(c.params, spec.tolerance, reference.reference(c.name), written.at("outputs")).pass;
 }
 
+// The case run again on the device, the kernel built with the device's optimizations off
+// (-cl-opt-disable): the known compiler fault the kernel's loop matches does not happen there
+// (common/data/known_device_faults.json, measured on PoCL 3.1). Whether that run computes the right
+// result and writes nothing past a buffer's end. Seconds, where Oclgrind takes minutes on a large case.
+bool right_unoptimized_on_device(const LabSpec& spec, const LabReference& reference, const LabDriver& driver, const GradeSettings& s,
+                                 const std::filesystem::path& copy, const std::string& shown_as, const CaseSpec& c,
+                                 const std::string& name) {
+  const json& threads = c.params.value("pocl_threads", json());
+  SandboxLimits limits{spec.build_time_limit_s + 4 * c.time_limit_s, spec.memory_limit_mb,
+                       s.cpu_device && threads.is_number_unsigned() ? threads.get<int>() : s.grading.pocl_threads, s.pocl_cache()};
+  limits.limit_address_space = s.cpu_device;
+  if (s.cpu_device) zero_fresh_memory(limits);
+  guard_buffer_ends(limits, true);
+  limits.environment.emplace_back(kit::kExtraBuildOptionsVariable, "-cl-opt-disable");
+  std::vector<std::string> args = {"--lab", spec.lab, "--kernel", copy.string(), "--shown-as", shown_as};
+  for (const std::string& a : device_args(s.device)) args.push_back(a);
+  args.insert(args.end(), {"--case", c.params.dump()});
+  const DeviceLock device(s.device, DeviceLock::Mode::Shared);
+  const ChildRun run = run_child(s, {}, args, limits, s.workdir / ("unoptimized-" + name));
+  const json result = step_result(run, limits);
+  if (step_status(result) != StepStatus::Ok || !result.contains("outputs")) return false;
+  if (const json& past = result.value("written_past_end", json()); past.is_array() && !past.empty()) return false;
+  return driver.compare(c.params, spec.tolerance, reference.reference(c.name), result.at("outputs")).pass;
+}
+
 std::string seconds_words(double s) {
   char text[32];
   std::snprintf(text, sizeof text, "%.0f", s);
@@ -102,6 +131,19 @@ void witness_failed_cases(const LabSpec& spec, const LabReference& reference, co
   const double share = device_disagrees_share(spec, s);
   const std::string rewrite = kit::known_device_fault_rewrite(source, r.device);
 
+  // A line the device got wrong where `evidence` shows the kernel right.
+  const auto disagrees = [&](CaseResult& line, const std::string& device_gave, const std::string& evidence) {
+    const bool crashed = line.status == CaseStatus::Crashed;
+    line.status = CaseStatus::DeviceDisagrees;
+    line.points = std::floor(line.max_points * share * 100 + 1e-9) / 100;
+    line.message = std::string(crashed ? "the case crashed on the device" : "the device computed a wrong result") + " (" + device_gave +
+                   "), but " + evidence + ": the device got it wrong, not the kernel; " +
+                   (share >= 1   ? "the case keeps its points"
+                    : share <= 0 ? "the case earns no points until the instructor reviews it"
+                                 : "the case earns " + format_points(line.points) + " of its " + format_points(line.max_points) +
+                                       " points, as the course's policy for such cases sets");
+    line.hint = rewrite;
+  };
   // The failing cases of each kernel function, smallest first.
   std::map<std::string, std::vector<std::pair<CaseResult*, const CaseSpec*>>> functions;
   for (CaseResult& c : r.cases) {
@@ -124,6 +166,18 @@ void witness_failed_cases(const LabSpec& spec, const LabReference& reference, co
       if (stop.empty() && left < 5) stop = "no witness: the witness runs of this lab used their " + seconds_words(kWitnessBudgetSeconds) + " s";
       if (!stop.empty()) {
         if (stop.rfind("no witness", 0) == 0) line->message += "; (" + stop + ")";
+        continue;
+      }
+      // The kernel has the loop a known fault of this device miscompiles, and Oclgrind computed a
+      // smaller case of this function right with every check: the case is first run again on the
+      // device with the optimizations off, which avoid that fault.
+      if (!rewrite.empty() && !witnessed_on.empty() &&
+          right_unoptimized_on_device(spec, reference, driver, s, copy, shown_as, *c, std::to_string(runs++))) {
+        disagrees(*line, device_gave,
+                  "the same kernel built with the device's optimizations off (-cl-opt-disable, which avoids the known compiler fault "
+                  "in the hint) computed the right result on the device, writing nothing past a buffer's end, and under Oclgrind, an "
+                  "independent OpenCL implementation, the smaller case \"" + witnessed_on +
+                      "\" of the same kernel function computed the right result with every check and no finding");
         continue;
       }
       OclgrindRunChoice how;
@@ -149,20 +203,11 @@ void witness_failed_cases(const LabSpec& spec, const LabReference& reference, co
         continue;
       }
       if (all_checks && witnessed_on.empty()) witnessed_on = c->name;
-      const bool crashed = line->status == CaseStatus::Crashed;
-      line->status = CaseStatus::DeviceDisagrees;
-      line->points = std::floor(line->max_points * share * 100 + 1e-9) / 100;
-      line->message = std::string(crashed ? "the case crashed on the device" : "the device computed a wrong result") + " (" + device_gave +
-                      "), but under Oclgrind, an independent OpenCL implementation, the same case computed the right result and Oclgrind " +
-                      (all_checks ? "found no invalid access, data race, barrier divergence or uninitialized value"
-                                  : "found no invalid access or barrier divergence (its races and uninitialized values were checked on the smaller case \"" +
-                                        witnessed_on + "\")") +
-                      ": the device got it wrong, not the kernel; " +
-                      (share >= 1   ? "the case keeps its points"
-                       : share <= 0 ? "the case earns no points until the instructor reviews it"
-                                    : "the case earns " + format_points(line->points) + " of its " + format_points(line->max_points) +
-                                          " points, as the course's policy for such cases sets");
-      line->hint = rewrite;
+      disagrees(*line, device_gave,
+                "under Oclgrind, an independent OpenCL implementation, the same case computed the right result and Oclgrind " +
+                    (all_checks ? std::string("found no invalid access, data race, barrier divergence or uninitialized value")
+                                : "found no invalid access or barrier divergence (its races and uninitialized values were checked on the smaller case \"" +
+                                      witnessed_on + "\")"));
     }
   }
   if (s.phases) (*s.phases)["witness"] += spent();

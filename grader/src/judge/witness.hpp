@@ -20,6 +20,11 @@
 //  - cases of one kernel function are witnessed smallest first; a case wrong under Oclgrind too
 //    stays wrong, and the later ones are still witnessed (a kernel can be wrong on some cases and
 //    computed wrong by the device on others).
+// Where the kernel has the loop of a known compiler fault of the graded device (kit/witness.hpp,
+// known_device_fault_rewrite) and a smaller case of the same function was witnessed with every
+// check, a later case is first run on the device with the kernel built with -cl-opt-disable, which
+// avoids that fault: right there, and nothing written past a buffer's end, it is device-disagrees
+// without an Oclgrind run (seconds, where a large case takes minutes under Oclgrind).
 // A case to be run with every check is run first with Oclgrind's own checks only, which compute
 // the same outputs several times faster: a wrong result there ends it (the run with every check
 // would compute the same wrong result).
