@@ -417,9 +417,12 @@ TEST_CASE("lab 07: a failed --check is witnessed at 256 x 256 without Oclgrind's
         std::string::npos);
   CHECK(run.exit_code == 0);
 
-  // The starter: wrong under Oclgrind too, and the command shown to run it is lab 07's, without -n
-  // and without the uninitialized check.
-  const auto starter = test::run_program("07-image-max-pyramid", "--check --width 300 --height 300 --block 2 --repeats 1");
+  // The starter with a helper of the student's own (the starter as handed out is not witnessed):
+  // wrong under Oclgrind too, and the command shown to run it is lab 07's, without -n and without
+  // the uninitialized check.
+  test::write(dir / "Begun.cl", test::read(kit::lab_file(lab07::kLab, lab07::kKernelFile, false)) + "\nint my_helper(int x) { return x + 1; }\n");
+  const auto starter = test::run_program("07-image-max-pyramid", "--check --width 300 --height 300 --block 2 --repeats 1 -k '" +
+                                                                     (dir / "Begun.cl").string() + "'");
   CAPTURE(starter.output);
   CHECK(starter.exit_code == 1);
   CHECK(starter.output.find("under Oclgrind too, the check fails") != std::string::npos);

@@ -191,6 +191,25 @@ TEST_CASE("the known PoCL fault's loop in a kernel that is also wrong: the run w
   if (run.output.find("DEVICE") != std::string::npos) CHECK(check_block(run.output, "one work-group of 8").find("  DEVICE ") == 0);
 }
 
+TEST_CASE("a lab program's --check on the starter as handed out runs no witness, and with code of its own added it does") {
+  test::TempDir dir;
+  const std::string starter = test::read(kit::root() / "labs" / "03-array-mult-reduce" / "ArrayMultReduce.cl");
+  const std::filesystem::path file = dir / "ArrayMultReduce.cl";
+  REQUIRE(starter.rfind("//", 0) == 0);
+  test::write(file, "// my notes before I begin" + starter.substr(starter.find('\n')));  // a comment is not code: still the starter
+  const auto untouched = test::run_program("03-array-mult-reduce", "--check -n 1Ki -l 8 --data int -k '" + file.string() + "'");
+  CAPTURE(untouched.output);
+  CHECK(untouched.exit_code == 1);
+  CHECK(untouched.output.find("No witness under Oclgrind: " + file.string() + " is the lab's starter as handed out") != std::string::npos);
+  CHECK(untouched.output.find("Witness: running") == std::string::npos);
+  test::write(file, starter + "\nkernel void mine(global int *x) { x[0] = 1; }\n");
+  const auto begun = test::run_program("03-array-mult-reduce", "--check -n 1Ki -l 8 --data int -k '" + file.string() + "'");
+  CAPTURE(begun.output);
+  CHECK(begun.exit_code == 1);
+  CHECK(begun.output.find("Witness: running the same check under Oclgrind") != std::string::npos);
+  CHECK(begun.output.find("starter as handed out") == std::string::npos);
+}
+
 TEST_CASE("a lab program's failed --check is witnessed under Oclgrind: DEVICE where only the device gets it wrong") {
   test::TempDir dir;
   const std::filesystem::path file = dir / "ArrayMultReduce.cl";

@@ -1,7 +1,6 @@
 #include "core/files.hpp"
 
 #include <fcntl.h>
-#include <openssl/evp.h>
 #include <unistd.h>
 
 #include <cstdio>
@@ -10,6 +9,7 @@
 
 #include "kit/errors.hpp"
 #include "kit/program.hpp"
+#include "kit/starters.hpp"
 
 namespace grader {
 
@@ -40,18 +40,6 @@ void write_file_atomically(const std::filesystem::path& file, const std::string&
   }
 }
 
-std::string sha256_hex(const std::string& bytes) {
-  unsigned char digest[EVP_MAX_MD_SIZE];
-  unsigned int length = 0;
-  if (!EVP_Digest(bytes.data(), bytes.size(), digest, &length, EVP_sha256(), nullptr))
-    throw kit::Error("SHA-256 failed");
-  std::string hex;
-  char two[3];
-  for (unsigned int i = 0; i < length; ++i) {
-    std::snprintf(two, sizeof two, "%02x", digest[i]);
-    hex += two;
-  }
-  return hex;
-}
+std::string sha256_hex(const std::string& bytes) { return kit::sha256_hex(bytes); }
 
 }  // namespace grader

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "core/results.hpp"
+#include "kit/starters.hpp"
 
 namespace grader {
 
@@ -34,8 +35,8 @@ bool same_as_starter(const std::string& source, const std::filesystem::path& ker
 //     labs/; `grader release-specs --kit-starters` rewrites it), so that a kernel edited in the
 //     kit's labs/ is not taken for its own starter.
 // {"about": "...", "labs": {"03-array-mult-reduce": {"file": "ArrayMultReduce.cl", "sha256": "..."}}}
-inline constexpr const char* kReleaseStartersFile = "release-starters.json";
-inline constexpr const char* kKitStartersFile = "starters.json";
+inline constexpr const char* kReleaseStartersFile = kit::kReleaseStartersFile;
+inline constexpr const char* kKitStartersFile = kit::kKitStartersFile;
 std::string starter_hash(const std::string& source);
 // The hashes of `labs`' starters: <labs_dir>/<lab>/<kernel file>, each pair (lab, kernel file).
 json starter_hashes(const std::filesystem::path& labs_dir, const std::vector<std::pair<std::string, std::string>>& labs);
