@@ -11,6 +11,8 @@
 
 #include <regex>
 
+#include <nlohmann/json.hpp>
+
 #include "kit/paths.hpp"
 #include "oclgrind/checks.hpp"
 #include "support.hpp"
@@ -188,7 +190,28 @@ TEST_CASE("the known PoCL fault's loop in a kernel that is also wrong: the run w
     CHECK(block.find("-cl-opt-disable") == std::string::npos);
   }
   // Where this PoCL has the fault, the small case it gets wrong is still the device's.
-  if (run.output.find("DEVICE") != std::string::npos) CHECK(check_block(run.output, "one work-group of 8").find("  DEVICE ") == 0);
+  if (run.output.find("DEVICE") == std::string::npos) return;
+  CHECK(check_block(run.output, "one work-group of 8").find("  DEVICE ") == 0);
+  // Graded whole: the hidden cases too large for every Oclgrind check are wrong on the device with
+  // its optimizations off too, where those make the small case right: no Oclgrind run for them.
+  test::write(dir / "class" / "ann" / "ArrayMultReduce.cl", kernel);
+  const auto graded = test::run_program("grader", "grade --labs 03 --submissions '" + (dir / "class").string() + "' --out '" +
+                                                      (dir / "out").string() + "'");
+  CAPTURE(graded.output);
+  const std::string journal = test::read(dir / "out" / "journal.jsonl");
+  const nlohmann::json result = nlohmann::json::parse(journal.substr(0, journal.find('\n')));
+  std::size_t large = 0;
+  for (const nlohmann::json& c : result.at("cases")) {
+    const std::string name = c.at("name");
+    if (name != "L = 512, 1Mi elements, int" && name != "large N: 4Mi elements, L = 1024, real") continue;
+    ++large;
+    CAPTURE(name);
+    CHECK(c.at("status") == "wrong");
+    CHECK(c.at("message").get<std::string>().find("(no witness: built with the device's optimizations off, which avoid the known compiler "
+                                                  "fault in the hint (they make the smaller case \"one work-group of 8\" right on the device), "
+                                                  "the kernel computes this case wrong on the device too") != std::string::npos);
+  }
+  CHECK(large == 2);
 }
 
 TEST_CASE("a lab program's --check on the starter as handed out runs no witness, and with code of its own added it does") {

@@ -85,11 +85,13 @@ bool computed_wrong_under_oclgrind(const LabSpec& spec, const LabReference& refe
 
 // The case run again on the device, the kernel built with the device's optimizations off
 // (-cl-opt-disable): the known compiler fault the kernel's loop matches does not happen there
-// (common/data/known_device_faults.json, measured on PoCL 3.1). Whether that run computes the right
-// result and writes nothing past a buffer's end. Seconds, where Oclgrind takes minutes on a large case.
-bool right_unoptimized_on_device(const LabSpec& spec, const LabReference& reference, const LabDriver& driver, const GradeSettings& s,
-                                 const std::filesystem::path& copy, const std::string& shown_as, const CaseSpec& c,
-                                 const std::string& name) {
+// (common/data/known_device_faults.json, measured on PoCL 3.1). Right: it computed the right result
+// and wrote nothing past a buffer's end; wrong: it finished otherwise; unknown: it did not finish.
+// Seconds, where Oclgrind takes minutes on a large case.
+enum class Unoptimized { Right, Wrong, Unknown };
+Unoptimized unoptimized_on_device(const LabSpec& spec, const LabReference& reference, const LabDriver& driver, const GradeSettings& s,
+                                  const std::filesystem::path& copy, const std::string& shown_as, const CaseSpec& c,
+                                  const std::string& name) {
   const json& threads = c.params.value("pocl_threads", json());
   SandboxLimits limits{spec.build_time_limit_s + 4 * c.time_limit_s, spec.memory_limit_mb,
                        s.cpu_device && threads.is_number_unsigned() ? threads.get<int>() : s.grading.pocl_threads, s.pocl_cache()};
@@ -103,9 +105,24 @@ bool right_unoptimized_on_device(const LabSpec& spec, const LabReference& refere
   const DeviceLock device(s.device, DeviceLock::Mode::Shared);
   const ChildRun run = run_child(s, {}, args, limits, s.workdir / ("unoptimized-" + name));
   const json result = step_result(run, limits);
-  if (step_status(result) != StepStatus::Ok || !result.contains("outputs")) return false;
-  if (const json& past = result.value("written_past_end", json()); past.is_array() && !past.empty()) return false;
-  return driver.compare(c.params, spec.tolerance, reference.reference(c.name), result.at("outputs")).pass;
+  if (step_status(result) != StepStatus::Ok || !result.contains("outputs")) return Unoptimized::Unknown;
+  if (const json& past = result.value("written_past_end", json()); past.is_array() && !past.empty()) return Unoptimized::Wrong;
+  return driver.compare(c.params, spec.tolerance, reference.reference(c.name), result.at("outputs")).pass ? Unoptimized::Right
+                                                                                                           : Unoptimized::Wrong;
+}
+
+// `line`, which the device got wrong (`device_gave`), made device-disagrees on `evidence`.
+void mark_disagrees(CaseResult& line, const std::string& device_gave, const std::string& evidence, double share, const std::string& rewrite) {
+  const bool crashed = line.status == CaseStatus::Crashed;
+  line.status = CaseStatus::DeviceDisagrees;
+  line.points = std::floor(line.max_points * share * 100 + 1e-9) / 100;
+  line.message = std::string(crashed ? "the case crashed on the device" : "the device computed a wrong result") + " (" + device_gave +
+                 "), but " + evidence + ": the device got it wrong, not the kernel; " +
+                 (share >= 1   ? "the case keeps its points"
+                  : share <= 0 ? "the case earns no points until the instructor reviews it"
+                               : "the case earns " + format_points(line.points) + " of its " + format_points(line.max_points) +
+                                     " points, as the course's policy for such cases sets");
+  line.hint = rewrite;
 }
 
 std::string seconds_words(double s) {
@@ -113,6 +130,63 @@ std::string seconds_words(double s) {
   std::snprintf(text, sizeof text, "%.0f", s);
   return text;
 }
+
+// The known fault's step of the witness (witness.hpp): where the kernel has the loop a known fault
+// of this device miscompiles and Oclgrind computed a smaller case of the same function right with
+// every check, a failing case is first run again on the device with the optimizations off, which
+// avoid that fault. Wrong there too, where that smaller case is right there (the fault explains the
+// device's disagreement on it), a case too large for every Oclgrind check keeps the device's
+// verdict without an Oclgrind run.
+class KnownFaultRuns {
+ public:
+  KnownFaultRuns(const LabSpec& spec, const LabReference& reference, const LabDriver& driver, const GradeSettings& s,
+                 const std::filesystem::path& copy, const std::string& shown_as, double share, const std::string& rewrite)
+      : spec_(spec), reference_(reference), driver_(driver), s_(s), copy_(copy), shown_as_(shown_as), share_(share), rewrite_(rewrite) {}
+
+  // Whether this step settled `line` (the case `c` of kernel function `key`).
+  bool settles(CaseResult& line, const CaseSpec& c, const std::string& key, const std::string& device_gave, const std::string& witnessed_on,
+               bool all_checks) {
+    if (rewrite_.empty() || witnessed_on.empty()) return false;
+    const Unoptimized unoptimized = run(c);
+    if (unoptimized == Unoptimized::Right) {
+      mark_disagrees(line, device_gave,
+                     "the same kernel built with the device's optimizations off (-cl-opt-disable, which avoids the known compiler fault "
+                     "in the hint) computed the right result on the device, writing nothing past a buffer's end, and under Oclgrind, an "
+                     "independent OpenCL implementation, the smaller case \"" + witnessed_on +
+                         "\" of the same kernel function computed the right result with every check and no finding",
+                     share_, rewrite_);
+      return true;
+    }
+    if (unoptimized != Unoptimized::Wrong || all_checks || !explains(key, witnessed_on)) return false;
+    line.message += "; (no witness: built with the device's optimizations off, which avoid the known compiler fault in the hint "
+                    "(they make the smaller case \"" + witnessed_on + "\" right on the device), the kernel computes this case wrong "
+                    "on the device too, and the case is too large for every Oclgrind check)";
+    return true;
+  }
+
+ private:
+  Unoptimized run(const CaseSpec& c) {
+    return unoptimized_on_device(spec_, reference_, driver_, s_, copy_, shown_as_, c, std::to_string(runs_++));
+  }
+  // Whether the function's case witnessed with every check is right on the device with the
+  // optimizations off (run once per function).
+  bool explains(const std::string& key, const std::string& witnessed) {
+    if (const auto known = explained_.find(key); known != explained_.end()) return known->second;
+    const auto sc = std::find_if(spec_.cases.begin(), spec_.cases.end(), [&](const CaseSpec& k) { return k.name == witnessed; });
+    return explained_[key] = sc != spec_.cases.end() && run(*sc) == Unoptimized::Right;
+  }
+
+  const LabSpec& spec_;
+  const LabReference& reference_;
+  const LabDriver& driver_;
+  const GradeSettings& s_;
+  const std::filesystem::path& copy_;
+  const std::string& shown_as_;
+  double share_;
+  std::string rewrite_;
+  std::map<std::string, bool> explained_;
+  int runs_ = 0;
+};
 
 }  // namespace
 
@@ -130,20 +204,8 @@ void witness_failed_cases(const LabSpec& spec, const LabReference& reference, co
   const LabDriver& driver = lab_driver(spec.lab);
   const double share = device_disagrees_share(spec, s);
   const std::string rewrite = kit::known_device_fault_rewrite(source, r.device);
+  KnownFaultRuns known_fault{spec, reference, driver, s, copy, shown_as, share, rewrite};
 
-  // A line the device got wrong where `evidence` shows the kernel right.
-  const auto disagrees = [&](CaseResult& line, const std::string& device_gave, const std::string& evidence) {
-    const bool crashed = line.status == CaseStatus::Crashed;
-    line.status = CaseStatus::DeviceDisagrees;
-    line.points = std::floor(line.max_points * share * 100 + 1e-9) / 100;
-    line.message = std::string(crashed ? "the case crashed on the device" : "the device computed a wrong result") + " (" + device_gave +
-                   "), but " + evidence + ": the device got it wrong, not the kernel; " +
-                   (share >= 1   ? "the case keeps its points"
-                    : share <= 0 ? "the case earns no points until the instructor reviews it"
-                                 : "the case earns " + format_points(line.points) + " of its " + format_points(line.max_points) +
-                                       " points, as the course's policy for such cases sets");
-    line.hint = rewrite;
-  };
   // The failing cases of each kernel function, smallest first.
   std::map<std::string, std::vector<std::pair<CaseResult*, const CaseSpec*>>> functions;
   for (CaseResult& c : r.cases) {
@@ -168,18 +230,7 @@ void witness_failed_cases(const LabSpec& spec, const LabReference& reference, co
         if (stop.rfind("no witness", 0) == 0) line->message += "; (" + stop + ")";
         continue;
       }
-      // The kernel has the loop a known fault of this device miscompiles, and Oclgrind computed a
-      // smaller case of this function right with every check: the case is first run again on the
-      // device with the optimizations off, which avoid that fault.
-      if (!rewrite.empty() && !witnessed_on.empty() &&
-          right_unoptimized_on_device(spec, reference, driver, s, copy, shown_as, *c, std::to_string(runs++))) {
-        disagrees(*line, device_gave,
-                  "the same kernel built with the device's optimizations off (-cl-opt-disable, which avoids the known compiler fault "
-                  "in the hint) computed the right result on the device, writing nothing past a buffer's end, and under Oclgrind, an "
-                  "independent OpenCL implementation, the smaller case \"" + witnessed_on +
-                      "\" of the same kernel function computed the right result with every check and no finding");
-        continue;
-      }
+      if (known_fault.settles(*line, *c, key, device_gave, witnessed_on, all_checks)) continue;
       OclgrindRunChoice how;
       how.all_checks = all_checks;
       how.time_limit_s = std::min(left, all_checks ? std::max(spec.safety->time_limit_s, 60.0) : kWitnessLargeCaseSeconds);
@@ -203,11 +254,12 @@ void witness_failed_cases(const LabSpec& spec, const LabReference& reference, co
         continue;
       }
       if (all_checks && witnessed_on.empty()) witnessed_on = c->name;
-      disagrees(*line, device_gave,
-                "under Oclgrind, an independent OpenCL implementation, the same case computed the right result and Oclgrind " +
-                    (all_checks ? std::string("found no invalid access, data race, barrier divergence or uninitialized value")
-                                : "found no invalid access or barrier divergence (its races and uninitialized values were checked on the smaller case \"" +
-                                      witnessed_on + "\")"));
+      mark_disagrees(*line, device_gave,
+                     "under Oclgrind, an independent OpenCL implementation, the same case computed the right result and Oclgrind " +
+                         (all_checks ? std::string("found no invalid access, data race, barrier divergence or uninitialized value")
+                                     : "found no invalid access or barrier divergence (its races and uninitialized values were checked on the smaller case \"" +
+                                           witnessed_on + "\")"),
+                     share, rewrite);
     }
   }
   if (s.phases) (*s.phases)["witness"] += spent();

@@ -24,7 +24,9 @@
 // known_device_fault_rewrite) and a smaller case of the same function was witnessed with every
 // check, a later case is first run on the device with the kernel built with -cl-opt-disable, which
 // avoids that fault: right there, and nothing written past a buffer's end, it is device-disagrees
-// without an Oclgrind run (seconds, where a large case takes minutes under Oclgrind).
+// without an Oclgrind run (seconds, where a large case takes minutes under Oclgrind). A case too
+// large for every check that is wrong there too, where the smaller case is right there, keeps the
+// device's verdict without an Oclgrind run (the fault explains the smaller case, not this one).
 // A case to be run with every check is run first with Oclgrind's own checks only, which compute
 // the same outputs several times faster: a wrong result there ends it (the run with every check
 // would compute the same wrong result).
