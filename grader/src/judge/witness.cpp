@@ -86,7 +86,8 @@ bool computed_wrong_under_oclgrind(const LabSpec& spec, const LabReference& refe
 // The case run again on the device, the kernel built with the device's optimizations off
 // (-cl-opt-disable): the known compiler fault the kernel's loop matches does not happen there
 // (common/data/known_device_faults.json, measured on PoCL 3.1). Right: it computed the right result
-// and wrote nothing past a buffer's end; wrong: it finished otherwise; unknown: it did not finish.
+// and wrote nothing past a buffer's end; wrong: it computed a wrong one, wrote past an end or
+// crashed; unknown: it ran out of time or memory, or the grader could not run it.
 // Seconds, where Oclgrind takes minutes on a large case.
 enum class Unoptimized { Right, Wrong, Unknown };
 Unoptimized unoptimized_on_device(const LabSpec& spec, const LabReference& reference, const LabDriver& driver, const GradeSettings& s,
@@ -105,6 +106,8 @@ Unoptimized unoptimized_on_device(const LabSpec& spec, const LabReference& refer
   const DeviceLock device(s.device, DeviceLock::Mode::Shared);
   const ChildRun run = run_child(s, {}, args, limits, s.workdir / ("unoptimized-" + name));
   const json result = step_result(run, limits);
+  // A crash there is the kernel's as much as a wrong result; a time-out or a lack of memory says nothing.
+  if (step_status(result) == StepStatus::KernelFailed || step_end(result) == CaseStatus::Crashed) return Unoptimized::Wrong;
   if (step_status(result) != StepStatus::Ok || !result.contains("outputs")) return Unoptimized::Unknown;
   if (const json& past = result.value("written_past_end", json()); past.is_array() && !past.empty()) return Unoptimized::Wrong;
   return driver.compare(c.params, spec.tolerance, reference.reference(c.name), result.at("outputs")).pass ? Unoptimized::Right
