@@ -42,6 +42,25 @@ std::string check_block(const std::string& output, const std::string& name) {
   return std::regex_search(rest, m, next) ? output.substr(at, std::size_t(m.position(0)) + 1) : output.substr(at);
 }
 
+// Lab 03's tree with the loop PoCL 3.1 and 5.0 miscompile: its condition calls get_local_size(0),
+// and nothing computed from it before the first barrier. Work-item 0 stores the sum where `store` holds.
+std::string faulty_loop_tree(const std::string& store) {
+  return "kernel void ArrayMultReduce(global const float *dA, global const float *dB, local float *prods, global float *dC)\n"
+         "{\n"
+         "    int gid = get_global_id(0);\n"
+         "    int tnum = get_local_id(0);\n"
+         "    prods[tnum] = dA[gid] * dB[gid];\n"
+         "    barrier(CLK_LOCAL_MEM_FENCE);\n"
+         "    for (uint offset = 1; offset < get_local_size(0); offset *= 2) {\n"
+         "        if ((tnum & (2 * offset - 1)) == 0)\n"
+         "            prods[tnum] += prods[tnum + offset];\n"
+         "        barrier(CLK_LOCAL_MEM_FENCE);\n"
+         "    }\n"
+         "    if (" + store + ")\n"
+         "        dC[get_group_id(0)] = prods[0];\n"
+         "}\n";
+}
+
 }  // namespace
 
 TEST_CASE("a case the device gets wrong and Oclgrind right is device-disagrees, with its points and the device's result") {
@@ -120,23 +139,8 @@ TEST_CASE("lab 08's ticket without its fences is not rescued, though Oclgrind's 
 
 TEST_CASE("the known PoCL fault's loop gets the rewrite that avoids it, where the device is PoCL and got the case wrong") {
   test::TempDir dir;
-  // The tree with its loop condition calling get_local_size(0), nothing computed from it before
-  // the first barrier: right everywhere; PoCL 3.1 and 5.0 compute it wrong.
-  const std::string kernel =
-      "kernel void ArrayMultReduce(global const float *dA, global const float *dB, local float *prods, global float *dC)\n"
-      "{\n"
-      "    int gid = get_global_id(0);\n"
-      "    int tnum = get_local_id(0);\n"
-      "    prods[tnum] = dA[gid] * dB[gid];\n"
-      "    barrier(CLK_LOCAL_MEM_FENCE);\n"
-      "    for (uint offset = 1; offset < get_local_size(0); offset *= 2) {\n"
-      "        if ((tnum & (2 * offset - 1)) == 0)\n"
-      "            prods[tnum] += prods[tnum + offset];\n"
-      "        barrier(CLK_LOCAL_MEM_FENCE);\n"
-      "    }\n"
-      "    if (tnum == 0)\n"
-      "        dC[get_group_id(0)] = prods[0];\n"
-      "}\n";
+  // The tree with its loop condition calling get_local_size(0): right everywhere; PoCL 3.1 and 5.0 compute it wrong.
+  const std::string kernel = faulty_loop_tree("tnum == 0");
   test::write(dir / "03-array-mult-reduce" / "ArrayMultReduce.cl", kernel);
   const auto run = test::run_program("grader", "check 03 --dir " + dir.path.string());
   CAPTURE(run.output);
@@ -165,21 +169,7 @@ TEST_CASE("the known PoCL fault's loop in a kernel that is also wrong: the run w
   test::TempDir dir;
   // The same loop; the kernel writes no sum for work-groups 1024 and above: wrong everywhere on
   // the cases of 2048 groups, with or without the device's optimizations, and under Oclgrind.
-  const std::string kernel =
-      "kernel void ArrayMultReduce(global const float *dA, global const float *dB, local float *prods, global float *dC)\n"
-      "{\n"
-      "    int gid = get_global_id(0);\n"
-      "    int tnum = get_local_id(0);\n"
-      "    prods[tnum] = dA[gid] * dB[gid];\n"
-      "    barrier(CLK_LOCAL_MEM_FENCE);\n"
-      "    for (uint offset = 1; offset < get_local_size(0); offset *= 2) {\n"
-      "        if ((tnum & (2 * offset - 1)) == 0)\n"
-      "            prods[tnum] += prods[tnum + offset];\n"
-      "        barrier(CLK_LOCAL_MEM_FENCE);\n"
-      "    }\n"
-      "    if (tnum == 0 && get_group_id(0) < 1024)\n"
-      "        dC[get_group_id(0)] = prods[0];\n"
-      "}\n";
+  const std::string kernel = faulty_loop_tree("tnum == 0 && get_group_id(0) < 1024");
   test::write(dir / "03-array-mult-reduce" / "ArrayMultReduce.cl", kernel);
   const auto run = test::run_program("grader", "check 03 --dir " + dir.path.string());
   CAPTURE(run.output);
