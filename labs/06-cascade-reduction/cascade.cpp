@@ -297,8 +297,8 @@ kit::SpeedRatio openmp_speed_ratio(Runner& kernel, const Inputs& in, int pairs) 
                                       [&] { kit::openmp_dot(in.a.data(), in.b.data(), in.a.size()); }, pairs);
 }
 
-double speed_ratio(Runner& candidate, Runner& baseline, int pairs) {
-  return kit::median_speed_ratio([&] { candidate.run_once(); }, [&] { baseline.run_once(); }, pairs);
+kit::SpeedRatio speed_ratio(Runner& candidate, Runner& baseline, int pairs) {
+  return kit::alternating_speed_ratio([&] { candidate.run_once(); }, [&] { baseline.run_once(); }, pairs);
 }
 
 }  // namespace lab06

@@ -113,7 +113,7 @@ kit::Verdict check(const Case& c, const Inputs& in, const Outputs& out, const Ex
 // (kit::openmp_dot, on OMP_NUM_THREADS threads): above 1 the kernel is faster.
 kit::SpeedRatio openmp_speed_ratio(Runner& kernel, const Inputs& in, int pairs);
 
-// kit::median_speed_ratio of two runners: above 1 the candidate is faster.
-double speed_ratio(Runner& candidate, Runner& baseline, int pairs);
+// kit::alternating_speed_ratio of two runners: above 1 the candidate is faster.
+kit::SpeedRatio speed_ratio(Runner& candidate, Runner& baseline, int pairs);
 
 }  // namespace lab06

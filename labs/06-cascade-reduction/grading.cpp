@@ -34,8 +34,8 @@ class Lab06Driver : public LabAdapter<Lab06> {
       return {{"ratio", r.median}, {"low", r.lower_quartile}, {"high", r.upper_quartile}, {"outputs", candidate.run(0, 1)}};
     }
     lab06::Runner candidate(rt, kernel, c, in, shown_as), solution(rt, baseline, c, in, "the stored solution");
-    const double ratio = lab06::speed_ratio(candidate, solution, pairs);
-    return {{"ratio", ratio}, {"outputs", candidate.run(0, 1)}};
+    const kit::SpeedRatio r = lab06::speed_ratio(candidate, solution, pairs);
+    return {{"ratio", r.median}, {"low", r.lower_quartile}, {"high", r.upper_quartile}, {"outputs", candidate.run(0, 1)}};
   }
 };
 

@@ -287,6 +287,27 @@ TEST_CASE("line_differences: a line whose status or points differ, a line only o
   CHECK(unbuilt[1].status_after == "");
 }
 
+TEST_CASE("line_differences: two speed lines differ only where the quartile ranges of their measurements do not overlap") {
+  grader::LabResult made, variant;
+  made.status = variant.status = grader::LabStatus::Graded;
+  const auto speed = [](double points, grader::CaseStatus status, double low, double median, double high) {
+    grader::CaseResult c;
+    c.name = "speed against the solution", c.kind = grader::CaseKind::Speed, c.points = points, c.max_points = 4, c.status = status;
+    c.ratio_low = low, c.ratio = median, c.ratio_high = high;
+    return c;
+  };
+  // The metamorphic test's line on a loaded machine: 0.72 of the solution's speed, full points from 0.80.
+  made.cases = {speed(4, grader::CaseStatus::Passed, 0.78, 0.86, 0.95)};
+  variant.cases = {speed(3.62, grader::CaseStatus::Slow, 0.61, 0.72, 0.81)};
+  CHECK(grader::line_differences(made, variant).empty());  // the runs cannot tell the two speeds apart
+  variant.cases = {speed(2.5, grader::CaseStatus::Slow, 0.41, 0.50, 0.60)};
+  CHECK(grader::line_differences(made, variant).size() == 1);  // they can
+  variant.cases = {speed(3.62, grader::CaseStatus::Slow, -1, 0.72, -1)};
+  CHECK(grader::line_differences(made, variant).size() == 1);  // no spread measured: points decide
+  variant.cases = {speed(0, grader::CaseStatus::Wrong, 0.61, 0.72, 0.81)};
+  CHECK(grader::line_differences(made, variant).size() == 1);  // a wrong result is no speed
+}
+
 TEST_CASE("grader mutants --metamorphic: on every lab, the control and mutants earn the same points renamed, re-laid and rewritten, line by line") {
   // One mutant per lab (the first the generator makes) and the control (the solution), each graded
   // as made and as the two variants that hold every rewrite (tools/mutants.cpp): `rewritten`

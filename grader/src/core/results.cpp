@@ -71,6 +71,7 @@ json to_json(const CaseResult& c) {
             {"status", c.status}, {"message", c.message}, {"hint", c.hint},       {"seconds", c.seconds},
             {"kind", c.kind}};
   if (c.ratio >= 0) j["ratio"] = c.ratio;
+  if (c.ratio_low >= 0) j["ratio_low"] = c.ratio_low, j["ratio_high"] = c.ratio_high;
   return j;
 }
 
@@ -95,7 +96,7 @@ LabResult lab_result_from_json(const json& j) {
     r.cases.push_back({c.at("name").get<std::string>(), c.at("visible").get<bool>(), c.at("points").get<double>(),
                        c.at("max_points").get<double>(), c.at("status").get<CaseStatus>(),
                        c.at("message").get<std::string>(), c.at("hint").get<std::string>(), c.at("seconds").get<double>(),
-                       c.value("kind", CaseKind::Case), c.value("ratio", -1.0)});
+                       c.value("kind", CaseKind::Case), c.value("ratio", -1.0), c.value("ratio_low", -1.0), c.value("ratio_high", -1.0)});
   return r;
 }
 

@@ -87,6 +87,7 @@ struct CaseResult {
   double seconds = 0;
   CaseKind kind = CaseKind::Case;
   double ratio = -1;  // the speed case: the kernel's speed / the solution's on the graded device (-1: none)
+  double ratio_low = -1, ratio_high = -1;  // the speed case: the quartiles of its pairs' ratios (-1: none)
 };
 
 // A case the graded device cannot run (NotRun with max_points 0): neither earned nor lost.

@@ -180,6 +180,8 @@ CaseResult speed_case(const LabSpec& spec, const LabReference& reference, const 
     const kit::Verdict cmp = driver.compare(sp.params, spec.tolerance, reference.reference(kSpeedCase), speed.at("outputs"));
     const double ratio = speed.at("ratio").get<double>();
     cr.ratio = ratio;
+    cr.ratio_low = speed.value("low", -1.0);
+    cr.ratio_high = speed.value("high", -1.0);
     char text[200];
     std::snprintf(text, sizeof text, "%.2f of the solution's speed (median of %d alternating runs; full points from %.2f)",
                   ratio, sp.pairs, sp.full_at);

@@ -6,6 +6,20 @@
 #include "export/reports.hpp"
 
 namespace grader {
+namespace {
+
+// Two speed lines whose measurements cannot tell the kernels' speeds apart: both timed right
+// (passed or slow), and the quartile ranges of their pairs' ratios overlap. A machine's load moves
+// a median across the full-points mark without either kernel being faster.
+bool same_speed_within_spread(const CaseResult& a, const CaseResult& b) {
+  const auto timed = [](const CaseResult& c) {
+    return c.kind == CaseKind::Speed && (c.status == CaseStatus::Passed || c.status == CaseStatus::Slow) && c.ratio_low >= 0 &&
+           c.ratio_high >= c.ratio_low;
+  };
+  return timed(a) && timed(b) && a.ratio_low <= b.ratio_high && b.ratio_low <= a.ratio_high;
+}
+
+}  // namespace
 
 std::vector<LineDifference> line_differences(const LabResult& made, const LabResult& variant) {
   std::vector<LineDifference> found;
@@ -24,6 +38,7 @@ std::vector<LineDifference> line_differences(const LabResult& made, const LabRes
     }
     matched[j] = true;
     const CaseResult& b = variant.cases[j];
+    if (same_speed_within_spread(a, b)) continue;
     if (a.status != b.status || std::abs(a.points - b.points) > 1e-9)
       found.push_back({a.name, word(a.status), word(b.status), a.points, b.points, a.message, b.message});
   }

@@ -10,7 +10,9 @@
 namespace grader {
 
 // One line whose name, status or points differ between the two gradings; a line only one of
-// them has, or a different lab status, is one too ("(lab)" names the lab status).
+// them has, or a different lab status, is one too ("(lab)" names the lab status). Two speed lines
+// whose pairs' ratios have overlapping quartile ranges are not: the runs cannot tell the two
+// kernels' speeds apart, and the points between them follow the machine's load.
 struct LineDifference {
   std::string line;
   std::string status_before, status_after;  // "" where that grading has no such line
