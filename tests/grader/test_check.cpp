@@ -10,6 +10,7 @@
 
 #include "judge/speed_estimate.hpp"
 #include "kit/paths.hpp"
+#include "solution_check.hpp"
 #include "support.hpp"
 
 TEST_CASE("check fails the starter kernels with hints and passes the solutions") {
@@ -38,42 +39,12 @@ TEST_CASE("check fails the starter kernels with hints and passes the solutions")
   CHECK(half.output.find("1 of 2 labs pass every visible case; next: lab 01 (grader check 01).") != std::string::npos);
 }
 
-namespace {
-
-// A solution's `grader check` output passes, or its only line short of full points is a speed
-// estimate whose own noise band, measured in the same run, reaches full points ("noise band A .. B"
-// with B at or above "full points from F"): the estimate is scored at its central value, and a
-// machine running other work at the same time can move that value below F while the solution is
-// as fast as ever. The band is what the check measured, so this bound is not a tolerance chosen
-// here; a solution slow beyond its band still fails.
-void check_solution_passes(const test::Command& run) {
-  if (run.exit_code == 0) {
-    CHECK(run.output.find("All visible cases pass") != std::string::npos);
-    return;
-  }
-  std::vector<std::string> short_lines;  // every case line but a PASS
-  std::istringstream lines(run.output);
-  for (std::string line; std::getline(lines, line);)
-    for (const char* label : {"  PART ", "  FAIL ", "  SKIP ", "  DEVICE "})
-      if (line.rfind(label, 0) == 0) short_lines.push_back(line);
-  std::smatch band, from;
-  const bool banded = std::regex_search(run.output, band, std::regex(R"(noise band ([0-9.]+) \.\. ([0-9.]+)\))")) &&
-                      std::regex_search(run.output, from, std::regex(R"(full points from ([0-9.]+))"));
-  REQUIRE_MESSAGE(banded, run.output);
-  REQUIRE_MESSAGE(short_lines.size() == 1, run.output);
-  CHECK_MESSAGE(short_lines[0].find("speed estimate") != std::string::npos, run.output);
-  CHECK_MESSAGE(std::stod(band[2]) >= std::stod(from[1]), run.output);
-  MESSAGE("the solution's speed estimate fell below full points on this busy machine, within its own noise band: " << band[0]);
-}
-
-}  // namespace
-
 TEST_CASE("check passes every lab's solution, safety included, and fails every starter") {
   for (const std::string& lab : test::kit_labs(true)) {
     CAPTURE(lab);
     const std::string number = lab.substr(0, 2);
     const auto solved = test::run_program("grader", "check " + number + " --races --dir " + (kit::root() / "solutions").string());
-    check_solution_passes(solved);
+    test::check_solution_passes(solved);
     const auto starter = test::run_program("grader", "check " + number + " --races");
     CHECK(starter.exit_code == 1);
     CHECK(starter.output.find("hint: ") != std::string::npos);

@@ -79,6 +79,18 @@ TEST_CASE("an ordinary exit passes its status, output and environment through") 
   CHECK(out.output.find("cache=" + grader::pocl_cache_in_use(dir / "cache").string() + "\n") != std::string::npos);
 }
 
+TEST_CASE("build options in the grader's environment do not reach a child, and a step's own do") {
+  test::TempDir dir;
+  setenv("KIT_EXTRA_BUILD_OPTIONS", "-cl-opt-disable", 1);  // as an instructor's shell might hold
+  const auto plain = sh("echo \"options=[$KIT_EXTRA_BUILD_OPTIONS]\"", {5, 1024, 1, {}}, dir);
+  grader::SandboxLimits own{5, 1024, 1, {}};
+  own.environment.emplace_back("KIT_EXTRA_BUILD_OPTIONS", "-cl-opt-disable");  // the witness's run with the optimizations off
+  const auto witness = sh("echo \"options=[$KIT_EXTRA_BUILD_OPTIONS]\"", own, dir);
+  unsetenv("KIT_EXTRA_BUILD_OPTIONS");
+  CHECK(plain.output.find("options=[]") != std::string::npos);
+  CHECK(witness.output.find("options=[-cl-opt-disable]") != std::string::npos);
+}
+
 TEST_CASE("a case's pocl_threads sets its step's PoCL threads, pinned one to a CPU where the CPUs allow") {
   // Lab 08's contention cases need work-groups running at the same time: the sandbox reads the
   // count from the step's --case and pins the threads (POCL_AFFINITY) when CPUs 0 and 1 are usable.

@@ -103,6 +103,9 @@ namespace {
   setenv("OCLGRIND_NUM_THREADS", std::to_string(threads.count).c_str(), 1);
   if (threads.pinned) setenv("POCL_AFFINITY", "1", 1);
   else unsetenv("POCL_AFFINITY");
+  // Build options from the grader's own environment never reach a child: only the witness's run
+  // with the optimizations off sets them (kit/program.hpp, kExtraBuildOptionsVariable).
+  unsetenv("KIT_EXTRA_BUILD_OPTIONS");
   for (const auto& [name, value] : limits.environment) setenv(name.c_str(), value.c_str(), 1);
   const int fd = ::open(log.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
   if (fd >= 0) {
