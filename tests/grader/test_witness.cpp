@@ -297,7 +297,7 @@ TEST_CASE("a failing case that Oclgrind's own checks compute wrong too gets no r
   test::write(fake, R"sh(#!/bin/sh
 checks=own
 for a in "$@"; do [ "$a" = --data-races ] && checks=every; done
-for a in "$@"; do [ "$prev" = --case ] && echo "$checks $a" >> )sh" + runs.string() + R"sh(; prev=$a; done
+for a in "$@"; do [ "$prev" = --case ] && echo "$checks $a" >> )sh" + runs.string() + R"sh(; [ "$prev" = --cases ] && echo "$checks-together $(cat "$a")" >> )sh" + runs.string() + R"sh(; prev=$a; done
 exec )sh" + grader::find_oclgrind() + " \"$@\"\n");
   std::filesystem::permissions(fake, std::filesystem::perms::all);
   // Every work-group's sum one too large: wrong on the device and under Oclgrind alike.
@@ -310,14 +310,58 @@ exec )sh" + grader::find_oclgrind() + " \"$@\"\n");
   CHECK(check_block(run.output, "one work-group of 8").find("  FAIL one work-group of 8") == 0);
   const std::string logged = test::read(runs);
   CAPTURE(logged);
-  // The failing cases ran with Oclgrind's own checks, and those it computed wrong not again with
-  // every check. (`grader check` also runs the smallest failing case of each kernel function with
-  // every check, for the evidence its report shows: N = 1 here.)
-  CHECK(logged.find("own {\"data\":\"int\",\"elements\":65536") != std::string::npos);
-  CHECK(logged.find("own {\"data\":\"int\",\"elements\":8,") != std::string::npos);
+  // The failing cases ran with Oclgrind's own checks, all in one child, and those it computed
+  // wrong not again, alone or with every check. (`grader check` also runs the smallest failing
+  // case of each kernel function with every check, for the evidence its report shows: N = 1 here.)
+  const std::size_t together = logged.find("own-together [");
+  REQUIRE(together != std::string::npos);
+  const std::string batch = logged.substr(together, logged.find('\n', together) - together);
+  CHECK(batch.find("{\"data\":\"int\",\"elements\":65536") != std::string::npos);
+  CHECK(batch.find("{\"data\":\"real\",\"elements\":65536") != std::string::npos);
+  CHECK(batch.find("{\"data\":\"int\",\"elements\":8,") != std::string::npos);
+  CHECK(batch.find("{\"data\":\"int\",\"elements\":1998,") != std::string::npos);
+  CHECK(logged.find("own-together", together + 1) == std::string::npos);
+  for (const char* alone : {"own {\"data\":\"int\",\"elements\":65536", "own {\"data\":\"int\",\"elements\":8,", "own {\"data\":\"int\",\"elements\":1998,"})
+    CHECK_MESSAGE(logged.find(alone) == std::string::npos, alone);
   CHECK(logged.find("every {\"data\":\"int\",\"elements\":65536") == std::string::npos);
   CHECK(logged.find("every {\"data\":\"real\",\"elements\":65536") == std::string::npos);
   CHECK(logged.find("every {\"data\":\"int\",\"elements\":8,") == std::string::npos);
   CHECK(logged.find("every {\"data\":\"int\",\"elements\":64,") == std::string::npos);
   CHECK(logged.find("every {\"data\":\"int\",\"elements\":1998,") == std::string::npos);
+}
+
+TEST_CASE("once Oclgrind finds a fault of the kernel's own on a smaller case, the function's later cases get no witness, and say why") {
+  // Every work-item stores the group's sum (a write-write race of one value, which Oclgrind sees
+  // with --uniform-writes; the result is right), and on PoCL alone the sum is one too large for
+  // groups of 8 and of 2: two visible cases the device gets wrong and Oclgrind's own checks right.
+  test::TempDir dir;
+  test::open_to_children(dir);  // the stand-in writes down here what it ran
+  const std::filesystem::path runs = dir / "runs", fake = dir / "oclgrind";
+  test::write(fake, R"sh(#!/bin/sh
+checks=own
+for a in "$@"; do [ "$a" = --data-races ] && checks=every; done
+for a in "$@"; do [ "$prev" = --case ] && echo "$checks $a" >> )sh" + runs.string() + R"sh(; prev=$a; done
+exec )sh" + grader::find_oclgrind() + " \"$@\"\n");
+  std::filesystem::permissions(fake, std::filesystem::perms::all);
+  std::string source = test::replace_once(lab03_solution(), "    if (tnum == 0)\n        dC[wgNum] = prods[0];",
+                                          "#if __OPENCL_VERSION__ >= 200\n"
+                                          "    dC[wgNum] = prods[0] + (numItems == 8 || numItems == 2 ? 1.0f : 0.0f);\n"
+                                          "#else\n"
+                                          "    dC[wgNum] = prods[0];\n"
+                                          "#endif");
+  test::write(dir / "03-array-mult-reduce" / "ArrayMultReduce.cl", source);
+  const auto run = test::run_command("KIT_OCLGRIND=" + fake.string() + " " + KIT_BIN_DIR + "/grader check 03 --dir " + dir.path.string());
+  CAPTURE(run.output);
+  CHECK(run.exit_code == 1);
+  CHECK(run.output.find("DEVICE") == std::string::npos);
+  const std::string smaller = check_block(run.output, "one work-group of 8"), larger = check_block(run.output, "L = 2, 999 groups");
+  CHECK(smaller.find("  FAIL one work-group of 8") == 0);
+  CHECK(larger.find("  FAIL L = 2, 999 groups") == 0);
+  CHECK(larger.find("no witness: on its smaller case \"one work-group of 8\" Oclgrind found") != std::string::npos);
+  CHECK(larger.find("data race") != std::string::npos);
+  const std::string logged = test::read(runs);
+  CAPTURE(logged);
+  CHECK(logged.find("every {\"data\":\"int\",\"elements\":8,") != std::string::npos);  // the smaller case, with every check
+  CHECK(logged.find("every {\"data\":\"int\",\"elements\":1998,") == std::string::npos);  // the larger: not again
+  MESSAGE(larger);
 }

@@ -19,7 +19,9 @@
 //    witness run itself, on the very case; a fault in another kernel function blocks nothing);
 //  - cases of one kernel function are witnessed smallest first; a case wrong under Oclgrind too
 //    stays wrong, and the later ones are still witnessed (a kernel can be wrong on some cases and
-//    computed wrong by the device on others).
+//    computed wrong by the device on others); but once a run with every check found a fault in the
+//    kernel (a race, an access out of bounds, ...: the kernel's own, which explains what any device
+//    computes) or ran past its time limit, the function's later (larger) cases are not witnessed.
 // Where the kernel has the loop of a known compiler fault of the graded device (kit/witness.hpp,
 // known_device_fault_rewrite) and a smaller case of the same function was witnessed with every
 // check, a later case is first run on the device with the kernel built with -cl-opt-disable, which
@@ -29,7 +31,8 @@
 // device's verdict without an Oclgrind run (the fault explains the smaller case, not this one).
 // A case to be run with every check is run first with Oclgrind's own checks only, which compute
 // the same outputs several times faster: a wrong result there ends it (the run with every check
-// would compute the same wrong result).
+// would compute the same wrong result). Those first runs of a lab result's small cases share one
+// child (witness_outputs.hpp), where the known fault's step does not apply.
 // The runs of one lab result share a time budget (kWitnessBudgetSeconds); a case left without a
 // witness keeps its status, and its message says why.
 #include <filesystem>
