@@ -192,6 +192,29 @@ class KnownFaultRuns {
   int runs_ = 0;
 };
 
+// The failing cases of each kernel function, smallest first.
+using FailingCases = std::map<std::string, std::vector<std::pair<CaseResult*, const CaseSpec*>>>;
+FailingCases failing_cases_by_function(const LabSpec& spec, LabResult& r) {
+  FailingCases functions;
+  for (CaseResult& c : r.cases) {
+    if (!failed(c)) continue;
+    const auto sc = std::find_if(spec.cases.begin(), spec.cases.end(), [&](const CaseSpec& k) { return k.name == c.name; });
+    if (sc != spec.cases.end()) functions[kernel_key(*spec.safety, sc->params)].push_back({&c, &*sc});
+  }
+  for (auto& [key, cases] : functions)
+    std::stable_sort(cases.begin(), cases.end(), [](const auto& a, const auto& b) { return work_of(a.second->params) < work_of(b.second->params); });
+  return functions;
+}
+
+// The cases small enough for a run with every check.
+std::vector<const CaseSpec*> small_cases(const FailingCases& functions) {
+  std::vector<const CaseSpec*> small;
+  for (const auto& [key, cases] : functions)
+    for (const auto& [line, c] : cases)
+      if (work_of(c->params) <= kWitnessFullWork) small.push_back(c);
+  return small;
+}
+
 }  // namespace
 
 double device_disagrees_share(const LabSpec& spec, const GradeSettings& s) {
@@ -210,26 +233,13 @@ void witness_failed_cases(const LabSpec& spec, const LabReference& reference, co
   const std::string rewrite = kit::known_device_fault_rewrite(source, r.device);
   KnownFaultRuns known_fault{spec, reference, driver, s, copy, shown_as, share, rewrite};
 
-  // The failing cases of each kernel function, smallest first.
-  std::map<std::string, std::vector<std::pair<CaseResult*, const CaseSpec*>>> functions;
-  for (CaseResult& c : r.cases) {
-    if (!failed(c)) continue;
-    const auto sc = std::find_if(spec.cases.begin(), spec.cases.end(), [&](const CaseSpec& k) { return k.name == c.name; });
-    if (sc != spec.cases.end()) functions[kernel_key(*spec.safety, sc->params)].push_back({&c, &*sc});
-  }
-  for (auto& [key, cases] : functions)
-    std::stable_sort(cases.begin(), cases.end(), [](const auto& a, const auto& b) { return work_of(a.second->params) < work_of(b.second->params); });
+  FailingCases functions = failing_cases_by_function(spec, r);
   const double case_seconds = std::max(spec.safety->time_limit_s, 60.0);
   // What Oclgrind computes for the small failing cases, all in one child (witness_outputs.hpp);
   // not where the known fault's step may settle them on the device first, or none is witnessed.
   std::map<std::string, bool> wrong_there;
-  if (refused.empty() && rewrite.empty()) {
-    std::vector<const CaseSpec*> small;
-    for (const auto& [key, cases] : functions)
-      for (const auto& [line, c] : cases)
-        if (work_of(c->params) <= kWitnessFullWork) small.push_back(c);
-    wrong_there = wrong_under_oclgrind(spec, reference, s, copy, shown_as, small, case_seconds, kWitnessBudgetSeconds - spent());
-  }
+  if (refused.empty() && rewrite.empty())
+    wrong_there = wrong_under_oclgrind(spec, reference, s, copy, shown_as, small_cases(functions), case_seconds, kWitnessBudgetSeconds - spent());
   int runs = 0;
   for (auto& [key, cases] : functions) {
     std::string witnessed_on;  // the case of this function witnessed with every check
