@@ -61,6 +61,21 @@ std::string faulty_loop_tree(const std::string& store) {
          "}\n";
 }
 
+// A stand-in for Oclgrind in `dir` that writes down in `runs` each run's checks ("own", or "every"
+// with the race check) and its case (`--case`), or "<checks>-together" and its list of cases
+// (`--cases`), then runs the real one.
+std::filesystem::path oclgrind_stand_in(const test::TempDir& dir, const std::filesystem::path& runs) {
+  test::open_to_children(dir);  // the stand-in writes down here what it ran
+  const std::filesystem::path fake = dir / "oclgrind";
+  test::write(fake, R"sh(#!/bin/sh
+checks=own
+for a in "$@"; do [ "$a" = --data-races ] && checks=every; done
+for a in "$@"; do [ "$prev" = --case ] && echo "$checks $a" >> )sh" + runs.string() + R"sh(; [ "$prev" = --cases ] && echo "$checks-together $(cat "$a")" >> )sh" + runs.string() + R"sh(; prev=$a; done
+exec )sh" + grader::find_oclgrind() + " \"$@\"\n");
+  std::filesystem::permissions(fake, std::filesystem::perms::all);
+  return fake;
+}
+
 }  // namespace
 
 TEST_CASE("a case the device gets wrong and Oclgrind right is device-disagrees, with its points and the device's result") {
@@ -289,17 +304,10 @@ TEST_CASE("an integer division by zero, which Oclgrind computes as 0 in silence,
 TEST_CASE("a failing case that Oclgrind's own checks compute wrong too gets no run with every check, and stays wrong") {
   // The race and uninitialized-value tracking observe a run under Oclgrind, they do not change what
   // it computes: a case wrong there with Oclgrind's own checks only is wrong with every check too.
-  // A stand-in for Oclgrind writes down each run's checks and case, and runs the real one. Without
-  // --races `grader check` runs Oclgrind only for the witness.
+  // A stand-in for Oclgrind writes down each run's checks and cases. Without --races `grader check`
+  // runs Oclgrind only for the witness.
   test::TempDir dir;
-  test::open_to_children(dir);  // the stand-in writes down here what it ran
-  const std::filesystem::path runs = dir / "runs", fake = dir / "oclgrind";
-  test::write(fake, R"sh(#!/bin/sh
-checks=own
-for a in "$@"; do [ "$a" = --data-races ] && checks=every; done
-for a in "$@"; do [ "$prev" = --case ] && echo "$checks $a" >> )sh" + runs.string() + R"sh(; [ "$prev" = --cases ] && echo "$checks-together $(cat "$a")" >> )sh" + runs.string() + R"sh(; prev=$a; done
-exec )sh" + grader::find_oclgrind() + " \"$@\"\n");
-  std::filesystem::permissions(fake, std::filesystem::perms::all);
+  const std::filesystem::path runs = dir / "runs", fake = oclgrind_stand_in(dir, runs);
   // Every work-group's sum one too large: wrong on the device and under Oclgrind alike.
   test::write(dir / "03-array-mult-reduce" / "ArrayMultReduce.cl",
               test::replace_once(lab03_solution(), "        dC[wgNum] = prods[0];", "        dC[wgNum] = prods[0] + 1.0f;"));
@@ -335,14 +343,7 @@ TEST_CASE("once Oclgrind finds a fault of the kernel's own on a smaller case, th
   // with --uniform-writes; the result is right), and on PoCL alone the sum is one too large for
   // groups of 8 and of 2: two visible cases the device gets wrong and Oclgrind's own checks right.
   test::TempDir dir;
-  test::open_to_children(dir);  // the stand-in writes down here what it ran
-  const std::filesystem::path runs = dir / "runs", fake = dir / "oclgrind";
-  test::write(fake, R"sh(#!/bin/sh
-checks=own
-for a in "$@"; do [ "$a" = --data-races ] && checks=every; done
-for a in "$@"; do [ "$prev" = --case ] && echo "$checks $a" >> )sh" + runs.string() + R"sh(; prev=$a; done
-exec )sh" + grader::find_oclgrind() + " \"$@\"\n");
-  std::filesystem::permissions(fake, std::filesystem::perms::all);
+  const std::filesystem::path runs = dir / "runs", fake = oclgrind_stand_in(dir, runs);
   std::string source = test::replace_once(lab03_solution(), "    if (tnum == 0)\n        dC[wgNum] = prods[0];",
                                           "#if __OPENCL_VERSION__ >= 200\n"
                                           "    dC[wgNum] = prods[0] + (numItems == 8 || numItems == 2 ? 1.0f : 0.0f);\n"
