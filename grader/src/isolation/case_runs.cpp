@@ -23,17 +23,6 @@ Clock::duration after(double seconds) {
   return std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(seconds));
 }
 
-json read_result(const std::filesystem::path& file) {
-  // A link is no result: a child running as another user could point one at a file of root's.
-  std::error_code ec;
-  if (!std::filesystem::is_regular_file(std::filesystem::symlink_status(file, ec))) return json::object();
-  try {
-    return json::parse(read_file(file));  // written atomically: complete or absent
-  } catch (const std::exception&) {
-    return json::object();
-  }
-}
-
 // A result the child wrote about its own failure (an OpenCL call or a build that failed), not the
 // kernel's outputs or a device limit.
 bool reported_failure(const json& result) {
@@ -283,6 +272,17 @@ CaseRuns CaseRunner::run() {
 }
 
 }  // namespace
+
+json read_result(const std::filesystem::path& file) {
+  // A link is no result: a child running as another user could point one at a file of root's.
+  std::error_code ec;
+  if (!std::filesystem::is_regular_file(std::filesystem::symlink_status(file, ec))) return json::object();
+  try {
+    return json::parse(read_file(file));  // written atomically: complete or absent
+  } catch (const std::exception&) {
+    return json::object();
+  }
+}
 
 ChildRun run_child(const GradeSettings& s, const std::vector<std::string>& prefix, const std::vector<std::string>& args,
                    const SandboxLimits& limits, const std::filesystem::path& dir) {

@@ -19,6 +19,10 @@ struct ChildRun {
   ChildOutcome outcome;
 };
 
+// A result file a child wrote (atomically: complete or absent); {} where there is none, or where
+// it is a link.
+json read_result(const std::filesystem::path& file);
+
 // Runs `[prefix...] grader run-case ARGS --result DIR/result.json` in the sandbox and reads the result.
 ChildRun run_child(const GradeSettings& s, const std::vector<std::string>& prefix, const std::vector<std::string>& args,
                    const SandboxLimits& limits, const std::filesystem::path& dir);
