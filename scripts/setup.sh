@@ -13,7 +13,7 @@
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 
-core=(cmake g++ make pkg-config git
+core=(cmake g++ make pkg-config git ccache
       pocl-opencl-icd ocl-icd-opencl-dev opencl-clhpp-headers clinfo
       doctest-dev libcli11-dev nlohmann-json3-dev libarchive-dev libssl-dev zip
       python3-matplotlib)
