@@ -44,13 +44,6 @@ std::uintmax_t bytes_under(const std::filesystem::path& dir) {
   return total;
 }
 
-// The longest build time limit of the specs: the build service's limit for one build.
-double max_build_limit(const std::vector<LabSpec>& specs) {
-  double most = 60;
-  for (const LabSpec& spec : specs) most = std::max(most, spec.build_time_limit_s);
-  return most;
-}
-
 std::vector<std::string> names_of(const std::vector<Student>& students) {
   std::vector<std::string> names;
   for (const Student& s : students) names.push_back(s.student);

@@ -2,6 +2,7 @@
 #include <iostream>
 
 #include "cli/command.hpp"
+#include "cli/shared_builds.hpp"
 #include "draw/draw_lab.hpp"
 #include "export/classroom.hpp"
 #include "export/reports.hpp"
@@ -42,9 +43,11 @@ class Check : public Command {
     std::string next;  // the first lab that does not pass yet
     std::vector<LabResult> checked;
     std::vector<std::string> not_drawn;  // with --draw: why a lab got no picture
+    const SharedBuilds builds(scratch.path, specs, grading);
     for (const auto& spec : specs) {
       GradeSettings settings{self_exe(), scratch.path / spec.lab, grading};
       settings.starter_check = false;  // an untouched lab is shown what its cases compute, with their hints
+      builds.share_with(settings);
       auto result = grade_lab(spec, load_reference(g.reference_dir, spec), labs_dir_ / spec.lab, "you", settings);
       if (!draw_.empty())
         if (std::string why = add_drawings(result, spec, settings, labs_dir_ / spec.lab, draw_); !why.empty()) not_drawn.push_back(why);

@@ -2,6 +2,7 @@
 #include <iostream>
 
 #include "cli/command.hpp"
+#include "cli/shared_builds.hpp"
 #include "draw/draw_lab.hpp"
 #include "core/files.hpp"
 #include "export/reports.hpp"
@@ -31,9 +32,11 @@ class Gradescope : public Command {
     GradingOptions grading;
     grading.pocl_threads = g.pocl_threads;
     grading.devices = devices_.checked();
+    const SharedBuilds builds(scratch.path, specs, grading);
     std::vector<LabResult> results;
     for (const auto& spec : specs) {
       GradeSettings settings{self_exe(), scratch.path / spec.lab, grading};
+      builds.share_with(settings);
       results.push_back(grade_lab(spec, load_reference(g.reference_dir, spec), submission_, "submission", settings));
       if (!draw_.empty()) add_drawings(results.back(), spec, settings, submission_, draw_);
       std::cout << check_report(results.back());

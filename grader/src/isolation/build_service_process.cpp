@@ -2,11 +2,18 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 
 #include "isolation/sandbox.hpp"
 
 namespace grader {
+
+double max_build_limit(const std::vector<LabSpec>& specs) {
+  double most = 60;
+  for (const LabSpec& spec : specs) most = std::max(most, spec.build_time_limit_s);
+  return most;
+}
 
 BuildServiceProcess::BuildServiceProcess(const std::filesystem::path& grader_exe, const std::filesystem::path& pocl_cache,
                                          const std::filesystem::path& dir, int slot, double build_limit_s)

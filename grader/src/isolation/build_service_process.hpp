@@ -6,12 +6,18 @@
 #include <filesystem>
 #include <string>
 #include <thread>
+#include <vector>
+
+#include "spec/spec.hpp"
 
 namespace grader {
 
 // `grader build-service`'s exit status when the device it would build for is not PoCL's: only
 // PoCL keeps the builds on disk where the children find them, so there is nothing to serve.
 inline constexpr int kNothingToServe = 3;
+
+// The longest build time limit of `specs`: the build service's limit for one build.
+double max_build_limit(const std::vector<LabSpec>& specs);
 
 class BuildServiceProcess {
  public:
