@@ -2,13 +2,18 @@
 // cache for the short-lived grading children; a child that cannot use it builds alone.
 #include <doctest/doctest.h>
 #include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <chrono>
 #include <cstdlib>
+#include <string>
 #include <thread>
+#include <vector>
 
 #include "kit/build_service.hpp"
+#include "kit/paths.hpp"
 #include "support.hpp"
 
 namespace {
@@ -68,4 +73,51 @@ TEST_CASE("the build service builds into PoCL's cache, and a failed build, no se
   CHECK_MESSAGE(refused < std::max<std::chrono::steady_clock::duration>(std::chrono::seconds(1), 10 * answered),
                 std::chrono::duration<double>(refused).count() << " s, the cached request " << std::chrono::duration<double>(answered).count() << " s");
   unsetenv(kit::kBuildServiceVariable);
+}
+
+namespace {
+
+// The processes whose command line holds `text` (their arguments joined by spaces).
+std::vector<std::string> processes_with(const std::string& text) {
+  std::vector<std::string> found;
+  std::error_code ec;
+  for (const auto& e : std::filesystem::directory_iterator("/proc", ec)) {
+    const std::string name = e.path().filename();
+    if (name.find_first_not_of("0123456789") != std::string::npos) continue;
+    std::string line = test::read(e.path() / "cmdline");  // a process that ended meanwhile reads as ""
+    std::replace(line.begin(), line.end(), '\0', ' ');
+    if (line.find(text) != std::string::npos) found.push_back(line);
+  }
+  return found;
+}
+
+}  // namespace
+
+TEST_CASE("grader check and gradescope build every lab's programs through one build service of their own, which ends with them") {
+  const test::TempDir dir;
+  const std::string solutions = (kit::root() / "solutions").string();
+  for (const std::string args : {"check 01 02 --dir '" + solutions + "'",
+                                 "gradescope --labs 01,02 --submission '" + solutions + "' --results '" + (dir / "results.json").string() + "'"}) {
+    CAPTURE(args);
+    const std::string command = "exec '" + std::string(KIT_BIN_DIR) + "/grader' " + args + " > '" + (dir / "out.txt").string() + "' 2>&1";
+    const pid_t grader = fork();
+    REQUIRE(grader >= 0);
+    if (grader == 0) {
+      execl("/bin/sh", "sh", "-c", command.c_str(), static_cast<char*>(nullptr));
+      _exit(127);
+    }
+    // The service is named after the grader's process: seen while the grader runs (it lives as
+    // long as the command, two labs of cases, so a look every 20 ms cannot miss it).
+    const std::string socket = "build-service --socket @kit-build-" + std::to_string(grader) + "-";
+    std::size_t seen = 0;
+    int status = 0;
+    while (waitpid(grader, &status, WNOHANG) == 0) {
+      seen = std::max(seen, processes_with(socket).size());
+      std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    }
+    CHECK_MESSAGE(WIFEXITED(status), test::read(dir / "out.txt"));
+    CHECK_MESSAGE(WEXITSTATUS(status) == 0, test::read(dir / "out.txt"));
+    CHECK(seen == 1);  // one service for both labs
+    CHECK(processes_with(socket).empty());  // stopped before the command ended
+  }
 }
