@@ -96,7 +96,7 @@ std::vector<std::string> processes_with(const std::string& text) {
 TEST_CASE("grader check and gradescope build every lab's programs through one build service of their own, which ends with them") {
   const test::TempDir dir;
   const std::string solutions = (kit::root() / "solutions").string();
-  for (const std::string args : {"check 01 02 --dir '" + solutions + "'",
+  for (const std::string& args : {"check 01 02 --dir '" + solutions + "'",
                                  "gradescope --labs 01,02 --submission '" + solutions + "' --results '" + (dir / "results.json").string() + "'"}) {
     CAPTURE(args);
     const std::string command = "exec '" + std::string(KIT_BIN_DIR) + "/grader' " + args + " > '" + (dir / "out.txt").string() + "' 2>&1";
