@@ -5,6 +5,7 @@
 #include <stdexcept>
 #include <string>
 #include <thread>
+#include <vector>
 
 #include "kit/timing.hpp"
 
@@ -40,6 +41,21 @@ TEST_CASE("the alternating speed ratio says which of two runs is faster, with qu
   CHECK(r.median <= r.upper_quartile);
   CHECK(kit::median_speed_ratio(run(100, calls_a), run(0, calls_b), 3) < 0.5);  // the other way round
   CHECK_THROWS_AS(kit::alternating_speed_ratio(run(0, calls_a), run(0, calls_b), 0), std::invalid_argument);
+}
+
+TEST_CASE("alternating_speed_ratio enters its timed section after the untimed runs and leaves it after the last timed one") {
+  // Each call notes which run it was and whether the section was open then: the untimed runs
+  // outside it, every timed run inside it.
+  std::vector<std::string> calls;
+  bool open = false;
+  int entered = 0, left = 0;
+  const auto note = [&](const char* name) { return [&, name] { calls.push_back(std::string(name) + (open ? " in" : " out")); }; };
+  const kit::TimedSection section{[&] { open = true, ++entered; }, [&] { open = false, ++left; }};
+  kit::alternating_speed_ratio(note("a"), note("b"), 2, section);
+  CHECK(calls == std::vector<std::string>{"a out", "b out", "a in", "b in", "a in", "b in"});
+  CHECK(entered == 1);
+  CHECK(left == 1);
+  CHECK_FALSE(open);
 }
 
 TEST_CASE("time_rounds calls every run once per round, in order, after the warm-up rounds, and times each apart") {

@@ -57,10 +57,12 @@ Timing timing_of(std::vector<double> samples) {
   return t;
 }
 
-SpeedRatio alternating_speed_ratio(const std::function<void()>& a, const std::function<void()>& b, int pairs) {
+SpeedRatio alternating_speed_ratio(const std::function<void()>& a, const std::function<void()>& b, int pairs,
+                                   const TimedSection& section) {
   if (pairs < 1) throw std::invalid_argument("a speed ratio needs at least one pair of runs");
   a();
   b();
+  if (section.enter) section.enter();
   std::vector<double> ratios;
   for (int i = 0; i < pairs; ++i) {
     double t0 = omp_get_wtime();
@@ -70,6 +72,7 @@ SpeedRatio alternating_speed_ratio(const std::function<void()>& a, const std::fu
     b();
     ratios.push_back((omp_get_wtime() - t0) / ta);
   }
+  if (section.leave) section.leave();
   return {quantile(ratios, 0.5), quantile(ratios, 0.25), quantile(ratios, 0.75), pairs};
 }
 

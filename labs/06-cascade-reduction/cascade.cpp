@@ -292,13 +292,13 @@ kit::Verdict check(const Case& c, const Inputs& in, const Outputs& out, const Ex
   return {false, *diff, diagnose(c, in, out, e)};
 }
 
-kit::SpeedRatio openmp_speed_ratio(Runner& kernel, const Inputs& in, int pairs) {
+kit::SpeedRatio openmp_speed_ratio(Runner& kernel, const Inputs& in, int pairs, const kit::TimedSection& section) {
   return kit::alternating_speed_ratio([&] { kernel.run_once(); },
-                                      [&] { kit::openmp_dot(in.a.data(), in.b.data(), in.a.size()); }, pairs);
+                                      [&] { kit::openmp_dot(in.a.data(), in.b.data(), in.a.size()); }, pairs, section);
 }
 
-kit::SpeedRatio speed_ratio(Runner& candidate, Runner& baseline, int pairs) {
-  return kit::alternating_speed_ratio([&] { candidate.run_once(); }, [&] { baseline.run_once(); }, pairs);
+kit::SpeedRatio speed_ratio(Runner& candidate, Runner& baseline, int pairs, const kit::TimedSection& section) {
+  return kit::alternating_speed_ratio([&] { candidate.run_once(); }, [&] { baseline.run_once(); }, pairs, section);
 }
 
 }  // namespace lab06

@@ -110,10 +110,11 @@ std::string diagnose(const Case& c, const Inputs& in, const Outputs& out, const 
 kit::Verdict check(const Case& c, const Inputs& in, const Outputs& out, const Expected& e);
 
 // The runner's kernel timed alternately against the host's OpenMP dot product of the same inputs
-// (kit::openmp_dot, on OMP_NUM_THREADS threads): above 1 the kernel is faster.
-kit::SpeedRatio openmp_speed_ratio(Runner& kernel, const Inputs& in, int pairs);
+// (kit::openmp_dot, on OMP_NUM_THREADS threads): above 1 the kernel is faster. `section` is called
+// around the timed runs only (kit::TimedSection).
+kit::SpeedRatio openmp_speed_ratio(Runner& kernel, const Inputs& in, int pairs, const kit::TimedSection& section = {});
 
 // kit::alternating_speed_ratio of two runners: above 1 the candidate is faster.
-kit::SpeedRatio speed_ratio(Runner& candidate, Runner& baseline, int pairs);
+kit::SpeedRatio speed_ratio(Runner& candidate, Runner& baseline, int pairs, const kit::TimedSection& section = {});
 
 }  // namespace lab06

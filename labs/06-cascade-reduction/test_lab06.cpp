@@ -116,6 +116,20 @@ TEST_CASE("the speed ratio ranks a kernel that does far more work far below the 
   CHECK(ratio < 0.4);
 }
 
+TEST_CASE("lab 06 --vs-solution prints the median ratio of its pairs: the solution against itself is near 1") {
+  // The program printed the whole SpeedRatio through %f (a number from nowhere). The solution
+  // against itself, alternately: each pair's two runs are the same kernel, so the median stays
+  // near 1; between 0.5 and 2 leaves room for any load that drifts between two runs of a pair.
+  const test::Command r = test::run_program("06-cascade-reduction", "--solution --vs-solution -n 1Mi -l 256 -g 16");
+  REQUIRE_MESSAGE(r.exit_code == 0, r.output);
+  const std::string label = "speed against the solution (median of 15 alternating pairs): ";
+  const std::size_t at = r.output.find(label);
+  REQUIRE_MESSAGE(at != std::string::npos, r.output);
+  const double ratio = std::stod(r.output.substr(at + label.size()));
+  CHECK(ratio > 0.5);
+  CHECK(ratio < 2);
+}
+
 TEST_CASE("on the large cases' whole-number data, a kernel that skips the scalar tail is caught") {
   // The spec's large cases use data -1, 0, 1: exact comparison, so missing products show (seeds
   // 67 and 78 put non-zero products among the last three elements).

@@ -28,10 +28,18 @@ struct SpeedRatio {
   int pairs = 0;
 };
 
+// What a comparison calls around its timed runs and nothing else: `enter` after the untimed runs,
+// before the first timed one, `leave` after the last (either may be empty). The grader's speed case
+// asks there for the device to itself, so that building and warming up run beside other grading.
+struct TimedSection {
+  std::function<void()> enter, leave;
+};
+
 // Times `a` and `b` alternately, A B A B ..., `pairs` times after one untimed run of each: above 1,
 // a is the faster. Alternating keeps a machine's drifting speed (other load, clocks, caches) out of
 // the comparison; the quartiles say how far one pair can stray from the median.
-SpeedRatio alternating_speed_ratio(const std::function<void()>& a, const std::function<void()>& b, int pairs);
+SpeedRatio alternating_speed_ratio(const std::function<void()>& a, const std::function<void()>& b, int pairs,
+                                   const TimedSection& section = {});
 double median_speed_ratio(const std::function<void()>& a, const std::function<void()>& b, int pairs);  // its median
 
 // Median of a list of seconds (the mean of the middle two for an even count).

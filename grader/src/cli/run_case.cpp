@@ -18,6 +18,7 @@ class RunCase : public Command {
     app_->add_option("--result-dir", task_.result_dir);
     app_->add_option("--baseline", task_.baseline);
     app_->add_option("--pairs", task_.pairs);
+    app_->add_option("--gate", task_.gate);
     app_->add_option("--platform", task_.device.platform);
     app_->add_option("--device", task_.device.device);
   }

@@ -10,6 +10,7 @@
 #include "grader/lab/driver.hpp"
 #include "core/results.hpp"
 #include "core/words.hpp"
+#include "isolation/speed_gate.hpp"
 
 namespace grader {
 namespace {
@@ -165,7 +166,8 @@ int run_case_child(const ChildTask& t) {
   else if (!t.baseline.empty())
     result = guarded(StepStatus::Error, [&] {
       return json{{"status", StepStatus::Ok},
-                  {"outputs", driver->run_speed(*rt, t.kernel, t.shown_as, t.baseline, json::parse(t.case_json), t.pairs)}};
+                  {"outputs", driver->run_speed(*rt, t.kernel, t.shown_as, t.baseline, json::parse(t.case_json), t.pairs,
+                                                t.gate.empty() ? kit::TimedSection{} : timed_section_at(t.gate))}};
     });
   else result = run_one(*driver, *rt, t, json::parse(t.case_json));
   write_file_atomically(t.result, dump_json(result));

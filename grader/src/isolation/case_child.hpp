@@ -43,6 +43,7 @@ struct ChildTask {
   std::filesystem::path result_dir;       // with cases_file: built.json, then case-0.json, case-1.json, ...
   std::filesystem::path baseline;         // with case_json: time the kernel against this one
   int pairs = 15;
+  std::filesystem::path gate;             // with baseline: the timed runs wait here for the device (speed_gate.hpp)
   kit::DeviceOptions device;              // -p/-d: the device to run on (default: PoCL's CPU device)
 };
 

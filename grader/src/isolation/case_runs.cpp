@@ -285,14 +285,14 @@ json read_result(const std::filesystem::path& file) {
 }
 
 ChildRun run_child(const GradeSettings& s, const std::vector<std::string>& prefix, const std::vector<std::string>& args,
-                   const SandboxLimits& limits, const std::filesystem::path& dir) {
+                   const SandboxLimits& limits, const std::filesystem::path& dir, const Deadline& deadline) {
   const std::filesystem::path result = dir / "result.json";
   std::filesystem::remove(result);
   std::vector<std::string> argv = prefix;
   argv.insert(argv.end(), {s.grader_exe.string(), "run-case"});
   argv.insert(argv.end(), args.begin(), args.end());
   argv.insert(argv.end(), {"--result", result.string()});
-  ChildRun run{json::object(), run_in_sandbox(argv, limits, dir)};
+  ChildRun run{json::object(), run_in_sandbox(argv, limits, dir, deadline)};
   if (std::filesystem::exists(result)) run.result = read_result(result);
   return run;
 }

@@ -23,9 +23,10 @@ struct ChildRun {
 // it is a link.
 json read_result(const std::filesystem::path& file);
 
-// Runs `[prefix...] grader run-case ARGS --result DIR/result.json` in the sandbox and reads the result.
+// Runs `[prefix...] grader run-case ARGS --result DIR/result.json` in the sandbox and reads the
+// result; `deadline` as for run_in_sandbox.
 ChildRun run_child(const GradeSettings& s, const std::vector<std::string>& prefix, const std::vector<std::string>& args,
-                   const SandboxLimits& limits, const std::filesystem::path& dir);
+                   const SandboxLimits& limits, const std::filesystem::path& dir, const Deadline& deadline = {});
 
 // A normal step's result, or {"status": "sandbox", "end": "timeout" | "crashed" | "out-of-memory"
 // (a CaseStatus), "reason", "output"} when the child did not finish properly.

@@ -1,7 +1,8 @@
 #pragma once
 // One OpenCL device shared by every grader process on this machine: a lock file per device in the
 // temporary folder (kit-grader-device-<device>.lock). Every case child holds it shared while it
-// runs; a speed case, and the run again of a case that ran out of its time, hold it exclusively.
+// runs; a speed case's timed runs (speed_gate.hpp), and the run again of a case that ran out of
+// its time, hold it exclusively.
 // So no two speed cases overlap on a device, none overlaps other grading there, and a case's time
 // limit is judged, at the last, on a device that runs that case alone: a right kernel does not lose
 // its points to other kernels graded beside it (--jobs, or a second grader on the same device).

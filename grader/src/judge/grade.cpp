@@ -17,6 +17,7 @@
 #include "isolation/devices.hpp"
 #include "isolation/fresh_memory.hpp"
 #include "isolation/sandbox.hpp"
+#include "isolation/speed_gate.hpp"
 #include "isolation/time_budget.hpp"
 #include "kit/paths.hpp"
 #include "judge/evidence.hpp"
@@ -166,12 +167,12 @@ CaseResult speed_case(const LabSpec& spec, const LabReference& reference, const 
                                    sp.params.dump(), "--baseline", (estimate ? kOpenMpBaseline : reference.baseline).string(),
                                    "--pairs", std::to_string(sp.pairs)};
   for (const std::string& a : device_args(s.device)) args.push_back(a);
-  // No other grading on this device while the speed case runs (see DeviceLock): speed cases never
-  // overlap one another, nor other kernels' cases.
-  const ChildRun run = [&] {
-    const DeviceLock device(s.device, DeviceLock::Mode::Exclusive);
-    return run_child(s, {}, args, limits, s.workdir / "speed");
-  }();
+  // No other grading on this device while the speed case's timed runs go (speed_gate.hpp): they
+  // never overlap one another, nor other kernels' cases; its builds and untimed runs may.
+  const std::filesystem::path dir = s.workdir / "speed";
+  args.insert(args.end(), {"--gate", dir.string()});
+  SpeedGate gate(s.device, dir, sp.time_limit_s);
+  const ChildRun run = run_child(s, {}, args, limits, dir, [&] { return gate.follow(); });
   cr.seconds = run.outcome.seconds;
   const json got = step_result(run, limits);
   const std::optional<StepStatus> status = step_status(got);
@@ -228,8 +229,8 @@ LabResult grade_screened(const LabSpec& spec, const LabReference& reference, con
       return AfterCase::GoOn;  // an error is retried anyway
     return s.grading.stop_at_first_loss ? AfterCase::Stop : AfterCase::GoOn;
   };
-  // The speed case runs before the cases, its line still after theirs. It has the device to itself
-  // (DeviceLock): after the cases it would wait for every case child of the kernels graded beside
+  // The speed case runs before the cases, its line still after theirs. Its timed runs have the device
+  // to itself (speed_gate.hpp): after the cases it would wait for every case child of the kernels graded beside
   // this one (--jobs: one student's other labs) to end, while new ones wait for it, and the device
   // would stand idle in between; first, it waits only for those already running. `grader mutants`
   // (stop_at_first_loss) keeps it last: a kernel that lost a case's points needs no speed case.

@@ -25,7 +25,7 @@ const LabDriver& lab_driver(const std::string& lab) {
 }
 
 json LabDriver::run_speed(const kit::Runtime&, const std::filesystem::path&, const std::string&,
-                          const std::filesystem::path&, const json&, int) const {
+                          const std::filesystem::path&, const json&, int, const kit::TimedSection&) const {
   throw kit::Error("lab " + id() + " has no speed case");
 }
 

@@ -10,6 +10,7 @@
 
 #include "kit/device.hpp"
 #include "kit/program.hpp"
+#include "kit/timing.hpp"
 #include "kit/verdict.hpp"
 
 namespace grader {
@@ -47,8 +48,11 @@ struct LabDriver {
   // returns {"ratio": candidate speed / baseline speed, "outputs": the candidate's outputs}. With
   // `baseline` kOpenMpBaseline the baseline is the host's OpenMP dot product on the case's threads
   // (no kernel), and the answer also holds "low" and "high", the middle half of the pairs' ratios.
+  // `section` goes around the timed runs only (kit::TimedSection): the candidate's outputs, the
+  // builds and the untimed runs come before it.
   virtual json run_speed(const kit::Runtime& rt, const std::filesystem::path& kernel, const std::string& shown_as,
-                         const std::filesystem::path& baseline, const json& params, int pairs) const;
+                         const std::filesystem::path& baseline, const json& params, int pairs,
+                         const kit::TimedSection& section) const;
 };
 
 // run_speed's baseline that names no kernel: the host's OpenMP dot product (kit/baseline.hpp).
