@@ -5,6 +5,8 @@
 #include <signal.h>
 
 #include <chrono>
+#include <filesystem>
+#include <stdexcept>
 #include <thread>
 
 #include "isolation/child_folder.hpp"
@@ -29,6 +31,30 @@ TEST_CASE("a step past its time limit is stopped, with everything it started") {
   const int background = std::stoi(test::read(dir / "work" / "bg.pid"));
   std::this_thread::sleep_for(std::chrono::milliseconds(100));
   // The background sleep is gone too: no such process, or a zombie waiting for init to reap it.
+  const std::string stat = test::read("/proc/" + std::to_string(background) + "/stat");
+  CHECK((stat.empty() || stat.find(") Z ") != std::string::npos));
+}
+
+TEST_CASE("a step whose parent fails while following it is stopped, with everything it started") {
+  // The deadline is the parent's code (a speed case's gate writes files there): when it throws,
+  // the step must not outlive the failure, waiting for a parent that has given it up.
+  test::TempDir dir;
+  grader::SandboxLimits limits{30, 1024, 1, {}};
+  limits.pocl_cache = dir / "cache";
+  const std::filesystem::path pid_file = dir / "work" / "bg.pid";
+  bool thrown = false;
+  try {
+    grader::run_in_sandbox({"/bin/sh", "-c", "sleep 30 & echo $! > bg.pid.new; mv bg.pid.new bg.pid; sleep 30"}, limits, dir / "work", [&] {
+      if (std::filesystem::exists(pid_file)) throw std::runtime_error("the parent failed");
+      return std::chrono::steady_clock::now() + std::chrono::seconds(30);
+    });
+  } catch (const std::runtime_error&) {
+    thrown = true;
+  }
+  REQUIRE(thrown);
+  const int background = std::stoi(test::read(pid_file));
+  std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  // Gone: no such process, or a zombie waiting for init to reap it (not stopped, it would sleep 30 s).
   const std::string stat = test::read("/proc/" + std::to_string(background) + "/stat");
   CHECK((stat.empty() || stat.find(") Z ") != std::string::npos));
 }

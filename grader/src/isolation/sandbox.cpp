@@ -146,7 +146,15 @@ void wait_for(pid_t pid, const SandboxLimits& limits, const Deadline& deadline, 
   for (auto pause = std::chrono::milliseconds(1);; pause = std::min(pause * 2, std::chrono::milliseconds(20))) {
     const pid_t done = waitpid(pid, &status, WNOHANG);
     if (done == pid) break;
-    if (std::chrono::steady_clock::now() >= (deadline ? deadline() : fixed_end)) {
+    std::chrono::steady_clock::time_point end = fixed_end;
+    try {
+      if (deadline) end = deadline();
+    } catch (...) {  // the parent's own failure (a file it could not write): no child outlives it
+      kill(-pid, SIGKILL);
+      waitpid(pid, &status, 0);
+      throw;
+    }
+    if (std::chrono::steady_clock::now() >= end) {
       kill(-pid, SIGKILL);  // the whole group: the child and anything it started
       waitpid(pid, &status, 0);
       outcome.end = ChildOutcome::End::TimedOut;
