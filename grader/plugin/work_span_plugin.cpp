@@ -7,6 +7,16 @@
 // global loads between neighbouring work-items, and, in launches with atomics, the order of the
 // stores, loads, atomics and fences.
 //
+// Every line also holds what Oclgrind reported during the launch (launch_messages.hpp), counted,
+// and the step of the grader's child it belongs to ($KIT_CASE when the launch began): one child
+// runs several cases under Oclgrind, and each case's findings are read from its own launches. The
+// first report of each kind in a launch is also written at once, as a line {"message", "case"}
+// of its own, so that a launch that never ends (a crash, a time-out) still leaves what Oclgrind
+// found in it. A line per launch is the grader's proof that Oclgrind ran the kernel with this
+// plugin loaded.
+// With $KIT_DIVISIONS_ONLY set when a launch begins, that launch is not measured (its groups have
+// no work): only the division check runs, which is all a case's shape needs.
+//
 // "On the data" is followed by taint: a value loaded from global, local or constant memory is data;
 // a value computed from data is data; a private variable holds data while the last store into it
 // did. Index arithmetic (ids, strides, bounds) never touches data, so it is not counted.
@@ -31,6 +41,7 @@
 
 #include "access_trace.hpp"
 #include "division_check.hpp"
+#include "launch_messages.hpp"
 #include "oclgrind_reach.hpp"
 #include "draw_trace.hpp"
 
@@ -127,12 +138,44 @@ class WorkSpan : public oclgrind::Plugin {
  public:
   explicit WorkSpan(const oclgrind::Context* context) : Plugin(context), draw_(std::getenv("KIT_DRAW_LOG")) {
     if (const char* path = std::getenv("KIT_WORK_SPAN_LOG")) log_path_ = path;
-    divisions_only_ = std::getenv("KIT_DIVISIONS_ONLY") != nullptr;
+  }
+
+  ~WorkSpan() override {
+    // Reports made outside any launch (an API call refused) after the last launch.
+    if (!messages_.empty()) write_record("", {0, 0, 0}, {0, 0, 0}, "", "");
   }
 
   bool isThreadSafe() const override { return false; }  // one worker: no locking needed
 
+  void log(oclgrind::MessageType type, const char* message) override {
+    if (type != oclgrind::WARNING && type != oclgrind::ERROR) return;
+    if (!messages_.add(message) || log_path_.empty()) return;
+    std::ofstream out(log_path_, std::ios::app);
+    out << "{\"message\":" << kit_messages::quoted(message);
+    if (const char* step = std::getenv("KIT_CASE"); step && *step) out << ",\"case\":" << kit_messages::quoted(step);
+    out << "}\n";
+  }
+
+  // Oclgrind gives a buffer freed before its number to the next buffer made. How many numbers
+  // wait to be given again is published in $KIT_OCLGRIND_FREED_NUMBERS (this process's
+  // environment), so that the grader's child can take them all with buffers of its own between
+  // two cases (grader/src/isolation/case_child.cpp says why).
+  void memoryAllocated(const oclgrind::Memory* memory, size_t address, size_t, cl_mem_flags, const uint8_t*) override {
+    if (memory->getAddressSpace() != oclgrind::AddrSpaceGlobal) return;
+    if (!numbers_used_.insert(memory->extractBuffer(address)).second && freed_numbers_ > 0) --freed_numbers_;
+    publish_freed();
+  }
+  void memoryDeallocated(const oclgrind::Memory* memory, size_t) override {
+    if (memory->getAddressSpace() != oclgrind::AddrSpaceGlobal) return;
+    ++freed_numbers_;
+    publish_freed();
+  }
+
   void kernelBegin(const oclgrind::KernelInvocation* invocation) override {
+    // Read at each launch: the child sets them per case in this same process.
+    divisions_only_ = std::getenv("KIT_DIVISIONS_ONLY") != nullptr;
+    const char* step = std::getenv("KIT_CASE");
+    case_ = step ? step : "";
     kernel_ = invocation->getKernel()->getName();
     global_ = invocation->getGlobalSize();
     local_ = invocation->getLocalSize();
@@ -279,13 +322,28 @@ class WorkSpan : public oclgrind::Plugin {
   void kernelEnd(const oclgrind::KernelInvocation*) override {
     const std::size_t global[3] = {global_.x, global_.y, global_.z}, local[3] = {local_.x, local_.y, local_.z};
     draw_.launch_end(kernel_, global, local);
-    if (log_path_.empty()) return;
-    std::ofstream out(log_path_, std::ios::app);
-    out << "{\"kernel\":\"" << kernel_ << "\",\"global\":[" << global_.x << "," << global_.y << "," << global_.z
-        << "],\"local\":[" << local_.x << "," << local_.y << "," << local_.z << "],\"groups\":[" << groups_.str() << "]" << access_.json() << "}\n";
+    write_record(kernel_, global_, local_, groups_.str(), access_.json());
   }
 
  private:
+  void publish_freed() const { setenv("KIT_OCLGRIND_FREED_NUMBERS", std::to_string(freed_numbers_).c_str(), 1); }
+
+  // One line of the log: the launch, the step it belongs to, and what Oclgrind reported in it.
+  void write_record(const std::string& kernel, const oclgrind::Size3& global, const oclgrind::Size3& local, const std::string& groups,
+                    const std::string& access) {
+    if (log_path_.empty()) {
+      messages_.clear();
+      return;
+    }
+    std::ofstream out(log_path_, std::ios::app);
+    out << "{\"kernel\":\"" << kernel << "\",\"global\":[" << global.x << "," << global.y << "," << global.z << "],\"local\":["
+        << local.x << "," << local.y << "," << local.z << "],\"groups\":[" << groups << "]" << access;
+    if (!case_.empty()) out << ",\"case\":" << kit_messages::quoted(case_);
+    if (divisions_only_) out << ",\"measured\":false";
+    out << messages_.json() << "}\n";
+    messages_.clear();
+  }
+
   // The access trace's view of one instruction: the global access before it, or a fence.
   void follow_access(const oclgrind::WorkItem* item, const llvm::Instruction* instruction, const Shape& shape, ItemState& s) {
     const std::size_t i = linear(item), phase = group_.phase;
@@ -356,7 +414,11 @@ class WorkSpan : public oclgrind::Plugin {
     return shapes_.emplace(instruction, parse(text.str())).first->second;
   }
 
-  bool divisions_only_ = false;  // KIT_DIVISIONS_ONLY: only the division check (a witness run's)
+  bool divisions_only_ = false;  // KIT_DIVISIONS_ONLY when the launch began: only the division check
+  std::string case_;             // KIT_CASE when the launch began: the child's step
+  kit_messages::LaunchMessages messages_;
+  std::unordered_set<std::size_t> numbers_used_;  // global buffer numbers given so far
+  std::size_t freed_numbers_ = 0;                 // freed and not given again yet
   kit_oclgrind::DivisionCheck divisions_;
   std::string log_path_, kernel_;
   oclgrind::Size3 global_, local_;

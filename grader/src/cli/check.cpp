@@ -36,7 +36,6 @@ class Check : public Command {
     grading.estimate_speed = true;  // a student release has no solution to time a kernel against
     grading.oclgrind = races_ ? OclgrindChecks::All : OclgrindChecks::AlgorithmOnly;
     grading.devices = devices_.checked();
-    grading.case_evidence = true;  // a wrong visible case is shown what Oclgrind finds on it
     bool all_pass = true;
     double points = 0, max = 0;
     std::size_t labs_passing = 0;

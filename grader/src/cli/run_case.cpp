@@ -14,6 +14,7 @@ class RunCase : public Command {
     app_->add_option("--shown-as", task_.shown_as)->required();
     app_->add_option("--case", task_.case_json);
     app_->add_option("--cases", task_.cases_file);
+    app_->add_flag("--steps", task_.steps);
     app_->add_option("--result", task_.result);
     app_->add_option("--result-dir", task_.result_dir);
     app_->add_option("--baseline", task_.baseline);

@@ -8,12 +8,14 @@
 
 namespace grader {
 
-// Which checks run under Oclgrind. They do not depend on the device, so a machine without
-// Oclgrind (a GPU node) can grade the rest with None.
+// Which lines rest on Oclgrind. Every case graded is looked at under Oclgrind at its own shape
+// unless None (judge/oclgrind_stage.hpp), so that a case's verdict is the same whichever lines
+// are shown. They do not depend on the device, so a machine without Oclgrind (a GPU node) can
+// grade the rest with None.
 enum class OclgrindChecks {
-  All,            // memory safety (races, divergence, bounds, uninitialized) and the algorithm checks
-  AlgorithmOnly,  // --no-races: the algorithm checks only (a lighter run)
-  None,           // --no-oclgrind: no Oclgrind run at all
+  All,            // the memory-safety lines (races, divergence, bounds, uninitialized) and the algorithm lines
+  AlgorithmOnly,  // --no-races: the algorithm lines only
+  None,           // --no-oclgrind: no Oclgrind run at all: the cases are judged on the device alone
 };
 
 struct GradingOptions {
@@ -24,9 +26,6 @@ struct GradingOptions {
   std::vector<kit::DeviceOptions> devices{};  // graded on each, right on all (empty: PoCL's CPU device)
   bool stop_at_first_loss = false;  // `grader mutants`' screening: the rest is "not-run" once a case loses points
   bool child_per_case = false;      // the earlier way (a child for the build and each case), for `grader bench`
-  // `grader check`: a wrong or crashed visible case is run again under Oclgrind, once per kernel,
-  // and its first finding is added to its hint (judge/evidence.hpp).
-  bool case_evidence = false;
   // A wrong or crashed case is run again under Oclgrind, and one that Oclgrind computes right with
   // no finding is "device-disagrees" (judge/witness.hpp). Off only with OclgrindChecks::None.
   bool witness = true;

@@ -39,6 +39,12 @@ struct ChildTask {
   std::string shown_as;                   // the file's name in messages
   std::string case_json;                  // one case (its variants run in turn); empty: see below
   std::filesystem::path cases_file;       // a JSON array of cases, run in turn after one build
+  // With cases_file: its entries are steps under Oclgrind, {"case": params, "quick": bool,
+  // "measured": bool}. Before step i the child sets KIT_CASE=i, which the kit's plugin writes into
+  // each launch's record (so the parent reads each step's findings from its own launches);
+  // OCLGRIND_QUICK for a quick step (Oclgrind runs each launch's first and last work-group only);
+  // KIT_DIVISIONS_ONLY for a step that is not measured (the plugin's light mode).
+  bool steps = false;
   std::filesystem::path result;           // one case or the build alone: {"status": ...} goes here
   std::filesystem::path result_dir;       // with cases_file: built.json, then case-0.json, case-1.json, ...
   std::filesystem::path baseline;         // with case_json: time the kernel against this one

@@ -14,6 +14,7 @@
 #include "oclgrind/allowances.hpp"
 #include "oclgrind/checks.hpp"
 #include "oclgrind/work_span.hpp"
+#include "judge/oclgrind_stage.hpp"
 
 namespace grader {
 
@@ -46,22 +47,6 @@ std::string evidence_sentence(const OclgrindFinding& f, const std::string& where
   return text + (text.back() == '.' ? "" : ".");
 }
 
-namespace {
-
-std::string seconds_text(double s) {
-  std::string t = std::to_string(s);
-  t.erase(t.find_last_not_of('0') + 1);
-  if (t.back() == '.') t.pop_back();
-  return t;
-}
-
-// What goes between a hint and a sentence added to it.
-std::string joiner(const std::string& hint) {
-  if (hint.empty()) return "";
-  return hint.back() == '.' ? " " : ". ";
-}
-
-}  // namespace
 
 // A case's size for Oclgrind, which runs every work-item in turn and records every access:
 // its elements (or pixels) times its launches.
@@ -85,25 +70,6 @@ std::string kernel_key(const SafetySpec& safety, const json& params) {
   return key;
 }
 
-namespace {
-
-// The safety run that stands in for a case too large for Oclgrind: the run that lists the case's
-// values of those fields, with those values only; none when no run lists them.
-std::optional<json> stand_in(const SafetySpec& safety, const json& params) {
-  for (json run : safety.runs) {
-    bool lists = true;
-    for (auto& [field, value] : run.items()) {
-      if (!value.is_array()) continue;
-      const json want = params.value(field, json());
-      lists = lists && std::find(value.begin(), value.end(), want) != value.end();
-      value = want;
-    }
-    if (lists) return run;
-  }
-  return std::nullopt;
-}
-
-}  // namespace
 
 EvidenceRun run_under_oclgrind(const LabSpec& spec, const GradeSettings& s, const std::filesystem::path& copy,
                                const std::string& shown_as, const json& params, const std::string& name, const OclgrindRunChoice& how) {
@@ -124,78 +90,49 @@ EvidenceRun run_under_oclgrind(const LabSpec& spec, const GradeSettings& s, cons
   // the witness judges a ticket's fences from the same record). The plugin also reports an integer
   // division by zero, which Oclgrind itself computes as 0 in silence: without a record it runs
   // that check alone.
+  // Its record of each launch is also the proof that the run happened on Oclgrind's device.
   const std::filesystem::path plugin = find_work_span_plugin(s);
-  if (std::filesystem::exists(plugin)) {
-    prefix.insert(prefix.end(), {"--plugins", plugin.string()});
-    if (!safety.allow.empty() || how.record_launches) limits.environment.emplace_back("KIT_WORK_SPAN_LOG", work.string());
-    else limits.environment.emplace_back("KIT_DIVISIONS_ONLY", "1");
+  EvidenceRun out;
+  if (find_oclgrind().empty() || !std::filesystem::exists(plugin)) {
+    out.not_run = find_oclgrind().empty() ? oclgrind_missing() : "the kit's Oclgrind plugin " + plugin.string() + " is missing: build the kit (make build)";
+    return out;
   }
+  prefix.insert(prefix.end(), {"--plugins", plugin.string()});
+  limits.environment.emplace_back("KIT_WORK_SPAN_LOG", work.string());
+  if (safety.allow.empty() && !how.record_launches) limits.environment.emplace_back("KIT_DIVISIONS_ONLY", "1");
   zero_fresh_memory(limits);
   guard_buffer_ends(limits, false);
   const ChildRun run =
       run_child(s, prefix, {"--lab", spec.lab, "--kernel", copy.string(), "--shown-as", shown_as, "--case", params.dump()}, limits, dir);
-  EvidenceRun out;
   out.timed_out = run.outcome.end == ChildOutcome::End::TimedOut;
   out.seconds = run.outcome.seconds;
   out.result = step_result(run, limits);
   out.written = run.result;
+  PluginLog record;
+  if (std::filesystem::exists(work)) try {
+      record = parse_plugin_log(read_file(work));
+    } catch (const kit::Error& e) {
+      out.not_run = std::string("the kit's Oclgrind plugin wrote a log that cannot be read: ") + e.what();
+      return out;
+    }
+  out.oclgrind_ran = !record.launches.empty() || !record.messages.empty();
+  if (!out.oclgrind_ran) {
+    out.not_run = "nothing shows that Oclgrind ran the kernel (the kit's plugin recorded no launch";
+    if (const std::size_t at = run.outcome.output.find("cannot be preloaded"); at != std::string::npos)
+      out.not_run += ": Oclgrind's runtime library was not loaded; run grader doctor";
+    out.not_run += ")";
+  }
   if (out.timed_out || !std::filesystem::exists(log)) return out;
   out.log_read = true;
-  if (std::filesystem::exists(work)) try {
-      out.launches = parse_work_span(read_file(work));
-      out.launches_recorded = true;
-    } catch (const kit::Error&) {
-      // Without the record nothing can be matched: every finding is evidence.
-    }
-  out.findings = not_allowed(safety.allow, parse_oclgrind(read_file(log)), out.launches, out.allowed);
+  out.launches = record.launches;
+  out.launches_recorded = !record.launches.empty();
+  std::map<std::string, std::vector<KernelWork>> by_step;
+  std::vector<OclgrindFinding> found;
+  for (auto& [step, findings] : findings_by_step(record, by_step))
+    for (OclgrindFinding& f : findings) found.push_back(std::move(f));
+  out.findings = not_allowed(safety.allow, found, out.launches, out.allowed);
   return out;
 }
 
-
-void add_case_evidence(const LabSpec& spec, const GradeSettings& s, const std::filesystem::path& copy, const std::string& source,
-                       const std::string& shown_as, LabResult& r) {
-  if (!spec.safety || spec.safety->runs.empty() || find_oclgrind().empty()) return;
-  const SafetySpec& safety = *spec.safety;
-  std::map<std::string, bool> examined;  // per kernel key
-  // Per kernel key: the case run under Oclgrind and what it found that decides a result.
-  std::map<std::string, std::pair<std::string, std::vector<OclgrindFinding>>> decided;
-  int runs = 0;
-  for (CaseResult& c : r.cases) {
-    if (c.kind != CaseKind::Case || !c.visible || (c.status != CaseStatus::Wrong && c.status != CaseStatus::Crashed)) continue;
-    const auto spec_case = std::find_if(spec.cases.begin(), spec.cases.end(), [&](const CaseSpec& sc) { return sc.name == c.name; });
-    if (spec_case == spec.cases.end()) continue;
-    const std::string key = kernel_key(safety, spec_case->params);
-    if (examined[key]) {
-      // The same kernel: what its first wrong case showed holds here too (it is not run again).
-      if (const auto d = decided.find(key); d != decided.end())
-        c.hint = hint_with_evidence(c.hint, d->second.second, "the case \"" + d->second.first + "\" of the same kernel", source, shown_as);
-      continue;
-    }
-    examined[key] = true;
-    const std::optional<json> instead = stand_in(safety, spec_case->params);
-    std::string where = "this case", why_not;
-    EvidenceRun run;
-    if (work_of(spec_case->params) <= kEvidenceWork) {
-      run = run_under_oclgrind(spec, s, copy, shown_as, spec_case->params, std::to_string(runs++), {});
-      if (run.timed_out) why_not = "it ran past the safety time limit of " + seconds_text(safety.time_limit_s) + " s under Oclgrind";
-    } else {
-      why_not = "it is too large to run under Oclgrind in a few seconds";
-    }
-    if (!why_not.empty() && instead) {
-      run = run_under_oclgrind(spec, s, copy, shown_as, *instead, std::to_string(runs++), {});
-      where = "the memory-safety case " + instead->dump() + " (run instead of this case: " + why_not + ")";
-      if (run.timed_out) {
-        c.hint += joiner(c.hint) + "(Oclgrind could not show more: this case and the memory-safety case ran past " +
-                  seconds_text(safety.time_limit_s) + " s under it.)";
-        continue;
-      }
-    }
-    c.hint = hint_with_evidence(c.hint, run.findings, where, source, shown_as);
-    std::vector<OclgrindFinding> deciding;
-    for (const OclgrindFinding* f : findings_to_name(run.findings))
-      if (decides_result(*f)) deciding.push_back(*f);
-    if (!deciding.empty()) decided[key] = {c.name, deciding};
-  }
-}
 
 }  // namespace grader

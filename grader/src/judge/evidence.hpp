@@ -1,7 +1,6 @@
 #pragma once
-// The evidence behind a wrong visible case: the case run again under Oclgrind (races, bounds,
-// barriers, uninitialized values) and its first finding added to the case's hint, so that a
-// student who sees the wrong result sees the line that explains it in the same output.
+// One case run alone under Oclgrind (the witness of a large case, a drawing's run), and the words
+// for what Oclgrind found (the sentences of a hint led by a finding).
 #include <filesystem>
 #include <string>
 #include <vector>
@@ -23,15 +22,6 @@ const OclgrindFinding* first_finding(const std::vector<OclgrindFinding>& finding
 // work-groups on a line that calls no atomic function, what that shows: the update is not atomic.
 std::string evidence_sentence(const OclgrindFinding& f, const std::string& where, const std::string& source,
                               const std::string& shown_as);
-
-// For each visible case of `r` that is wrong or crashed: the first such case of each kernel (told
-// apart by the case fields the spec's safety runs vary: lab 04's rung, lab 05's method, lab 08's
-// part; one for a lab with one kernel) is run once more under Oclgrind, and its first finding (less
-// the false alarms the spec allows) is added to its hint. A case too large for Oclgrind (over
-// kEvidenceWork elements x launches) or one that runs past the safety time limit under it is
-// replaced by the spec's safety run of the same kernel, and the hint says so. Needs Oclgrind and
-// a safety block; nothing changes without them.
-inline constexpr double kEvidenceWork = 65536;
 
 // A case's size for Oclgrind, which runs every work-item in turn and records every access: its
 // elements (or pixels) times its launches.
@@ -59,14 +49,13 @@ struct EvidenceRun {
   bool launches_recorded = false;
   bool timed_out = false;
   bool log_read = false;                  // Oclgrind wrote its log: the findings are known
+  bool oclgrind_ran = false;              // the kit's plugin recorded the run: it happened on Oclgrind's device
+  std::string not_run;                    // otherwise: why
   json result;                            // the child's result (as step_result)
   json written;                           // the result file the child wrote, also when it crashed after writing it
   double seconds = 0;
 };
 EvidenceRun run_under_oclgrind(const LabSpec& spec, const GradeSettings& s, const std::filesystem::path& copy,
                                const std::string& shown_as, const json& params, const std::string& name, const OclgrindRunChoice& how);
-
-void add_case_evidence(const LabSpec& spec, const GradeSettings& s, const std::filesystem::path& copy, const std::string& source,
-                       const std::string& shown_as, LabResult& r);
 
 }  // namespace grader

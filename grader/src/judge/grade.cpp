@@ -20,7 +20,10 @@
 #include "isolation/speed_gate.hpp"
 #include "isolation/time_budget.hpp"
 #include "kit/paths.hpp"
+#include "kit/witness.hpp"
 #include "judge/evidence.hpp"
+#include "judge/evidence_verdict.hpp"
+#include "judge/oclgrind_stage.hpp"
 #include "judge/graded_kernels.hpp"
 #include "judge/hints.hpp"
 #include "judge/points_policy.hpp"
@@ -212,9 +215,11 @@ CaseResult speed_case(const LabSpec& spec, const LabReference& reference, const 
   return cr;
 }
 
-// Grades a kernel that passed screening: build, cases, speed, Oclgrind.
+// Grades a kernel that passed screening on one device: build, cases, speed. `timed_out_alone`
+// gets the first case the kernel did not finish alone (the time budget), if any.
 LabResult grade_screened(const LabSpec& spec, const LabReference& reference, const GradeSettings& s, LabResult r,
-                         const std::filesystem::path& copy, const std::string& source, const std::string& shown_as) {
+                         const std::filesystem::path& copy, const std::string& source, const std::string& shown_as,
+                         std::string& timed_out_alone) {
   const LabDriver& driver = lab_driver(spec.lab);
   const auto phase = [&](const std::string& name, double seconds) {
     if (s.phases) (*s.phases)[name] += seconds;
@@ -251,6 +256,7 @@ LabResult grade_screened(const LabSpec& spec, const LabReference& reference, con
     if (step_end(runs.results[i]) == CaseStatus::Timeout) phase("time-outs", runs.seconds[i]);
   phase("all time-outs", runs.timeout_seconds);
   phase("device waits", runs.lock_wait_seconds);
+  if (timed_out_alone.empty()) timed_out_alone = runs.timed_out_alone;
   const std::optional<StepStatus> built = step_status(runs.build);
   const auto unbuilt = [&](LabStatus status, const std::string& message) {
     LabResult u = not_graded(spec, s, r.student, status, message);
@@ -275,16 +281,28 @@ LabResult grade_screened(const LabSpec& spec, const LabReference& reference, con
     r.cases.push_back(speed ? *speed : speed_case(spec, reference, driver, s, copy, shown_as));
     phase("speed", speed ? speed_seconds : since(speed_start));
   }
-  const bool with_safety = !s.oclgrind_done_elsewhere && spec.safety && s.grading.safety() && (spec.safety->visible || !s.grading.visible_only);
-  const bool with_algorithm = !s.oclgrind_done_elsewhere && s.grading.algorithm() && spec.algorithm && (spec.algorithm->visible || !s.grading.visible_only);
-  if ((with_safety || with_algorithm) && !runs.timed_out_alone.empty()) {
-    for (CaseResult& c : oclgrind_not_run(spec, with_safety, with_algorithm, runs.timed_out_alone)) r.cases.push_back(std::move(c));
-  } else if (with_safety || with_algorithm) {
-    const Clock::time_point oclgrind_start = Clock::now();
-    for (CaseResult& c : oclgrind_cases(spec, with_safety, with_algorithm, s, copy, shown_as, source)) r.cases.push_back(std::move(c));
-    phase("oclgrind", since(oclgrind_start));
-  }
   return r;
+}
+
+// The stage under Oclgrind (judge/oclgrind_stage.hpp) and everything that reads it: the cases'
+// verdicts at their own shapes, the memory-safety and algorithm lines, the witness. Once per lab
+// result, whatever the devices graded: Oclgrind is its own device.
+void judge_under_oclgrind(const LabSpec& spec, const LabReference& reference, const GradeSettings& s, const std::filesystem::path& copy,
+                          const std::string& source, const std::string& shown_as, const std::string& timed_out_alone, LabResult& r) {
+  if (s.grading.oclgrind == OclgrindChecks::None || !spec.safety || spec.safety->runs.empty()) return;
+  const bool with_safety = s.grading.safety() && (spec.safety->visible || !s.grading.visible_only);
+  const bool with_algorithm = s.grading.algorithm() && spec.algorithm && (spec.algorithm->visible || !s.grading.visible_only);
+  // A kernel that did not finish a case alone (the time budget) gets no memory-safety run: the
+  // cases it finished are still looked at.
+  const bool lines = (with_safety || with_algorithm) && timed_out_alone.empty();
+  const OclgrindEvidence e = look_under_oclgrind(spec, s, copy, shown_as, r, lines);
+  if (s.phases) (*s.phases)["oclgrind"] += e.seconds;
+  judge_by_evidence(spec, e, source, shown_as, r);
+  if (lines)
+    for (CaseResult& c : oclgrind_lines(spec, with_safety, with_algorithm, e, source, shown_as)) r.cases.push_back(std::move(c));
+  else if (with_safety || with_algorithm)
+    for (CaseResult& c : oclgrind_not_run(spec, with_safety, with_algorithm, timed_out_alone)) r.cases.push_back(std::move(c));
+  witness_failed_cases(spec, reference, s, e, copy, source, shown_as, r);
 }
 
 // The pristine starter: a folder of them where one is given, else the hashes stored with the kit
@@ -352,20 +370,25 @@ LabResult grade_lab(const LabSpec& spec, const LabReference& reference, const st
     std::ofstream(copy, std::ios::binary) << source;
     std::vector<LabResult> per_device;
     const std::vector<kit::DeviceOptions> devices = s.grading.devices.empty() ? std::vector<kit::DeviceOptions>{s.device} : s.grading.devices;
+    std::string timed_out_alone;
     for (std::size_t d = 0; d < devices.size(); ++d) {
       GradeSettings on = s;
       on.device = devices[d];
-      on.oclgrind_done_elsewhere = s.oclgrind_done_elsewhere || d > 0;
       on.cpu_device = is_cpu_device(devices[d]);
       if (devices.size() > 1) on.workdir = s.workdir / ("device" + std::to_string(d));
-      per_device.push_back(grade_screened(spec, reference, on, r, copy, source, found->relative));
+      per_device.push_back(grade_screened(spec, reference, on, r, copy, source, found->relative, timed_out_alone));
     }
     LabResult graded = combine_devices(per_device);
-    if (graded.status == LabStatus::Graded) {
-      judge_undefined_behaviour(spec, s, copy, source, found->relative, graded);
-      witness_failed_cases(spec, reference, s, copy, source, found->relative, graded);
+    // A known compiler fault of the device is named where the kernel has the code it miscompiles.
+    if (const std::string fault = kit::known_device_fault_rewrite(source, graded.device); !fault.empty()) graded.notes.push_back(fault);
+    if (graded.status == LabStatus::Graded && !(s.grading.stop_at_first_loss && std::any_of(graded.cases.begin(), graded.cases.end(), loses_points))) {
+      GradeSettings first = s;
+      first.device = devices.front();
+      first.cpu_device = is_cpu_device(devices.front());
+      judge_under_oclgrind(spec, reference, first, copy, source, found->relative, timed_out_alone, graded);
       crash_hints_from_findings(graded);
-      if (s.grading.case_evidence) add_case_evidence(spec, s, copy, source, found->relative, graded);
+      apply_points_policy(spec, graded);
+    } else if (graded.status == LabStatus::Graded) {
       apply_points_policy(spec, graded);
     }
     if (s.graded) {

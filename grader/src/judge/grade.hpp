@@ -24,7 +24,6 @@ struct GradeSettings {
   GradedKernels* graded = nullptr;  // a batch's results by kernel: grade each kernel once
   std::map<std::string, double>* phases = nullptr;  // when set: seconds spent per phase are added here
   kit::DeviceOptions device{};       // where this grading's cases and speed case run (Oclgrind is its own device)
-  bool oclgrind_done_elsewhere = false;  // grading.devices after the first: the Oclgrind checks ran with the first
   bool cpu_device = true;            // `device` is a CPU device (set by grade_lab)
   // PoCL's kernel cache for the children. A batch gives each of its workers one, shared by the
   // kernels the worker grades in turn: PoCL keys it by the source, the options and the device, so

@@ -14,7 +14,7 @@
 #include "isolation/fresh_memory.hpp"
 #include "kit/program.hpp"
 #include "judge/evidence.hpp"
-#include "judge/witness_outputs.hpp"
+#include "judge/oclgrind_stage.hpp"
 #include "oclgrind/algorithm.hpp"
 #include "oclgrind/checks.hpp"
 #include "oclgrind/oclgrind.hpp"
@@ -206,25 +206,17 @@ FailingCases failing_cases_by_function(const LabSpec& spec, LabResult& r) {
   return functions;
 }
 
-// The cases small enough for a run with every check.
-std::vector<const CaseSpec*> small_cases(const FailingCases& functions) {
-  std::vector<const CaseSpec*> small;
-  for (const auto& [key, cases] : functions)
-    for (const auto& [line, c] : cases)
-      if (work_of(c->params) <= kWitnessFullWork) small.push_back(c);
-  return small;
-}
-
 }  // namespace
 
 double device_disagrees_share(const LabSpec& spec, const GradeSettings& s) {
   return s.grading.device_disagrees_share >= 0 ? s.grading.device_disagrees_share : spec.device_disagrees_share;
 }
 
-void witness_failed_cases(const LabSpec& spec, const LabReference& reference, const GradeSettings& s,
+void witness_failed_cases(const LabSpec& spec, const LabReference& reference, const GradeSettings& s, const OclgrindEvidence& e,
                           const std::filesystem::path& copy, const std::string& source, const std::string& shown_as, LabResult& r) {
   if (!s.grading.witness || s.grading.oclgrind == OclgrindChecks::None || !spec.safety || spec.safety->runs.empty()) return;
-  if (std::none_of(r.cases.begin(), r.cases.end(), failed) || find_oclgrind().empty()) return;
+  // No witness speaks where nothing shows that Oclgrind ran (the Oclgrind lines say why).
+  if (std::none_of(r.cases.begin(), r.cases.end(), failed) || !e.ran) return;
   const std::chrono::steady_clock::time_point start = std::chrono::steady_clock::now();
   const auto spent = [&] { return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(); };
   const std::string refused = refused_for(spec, r);
@@ -234,43 +226,62 @@ void witness_failed_cases(const LabSpec& spec, const LabReference& reference, co
   KnownFaultRuns known_fault{spec, reference, driver, s, copy, shown_as, share, rewrite};
 
   FailingCases functions = failing_cases_by_function(spec, r);
-  const double case_seconds = std::max(spec.safety->time_limit_s, 60.0);
-  // What Oclgrind computes for the small failing cases, all in one child (witness_outputs.hpp);
-  // not where the known fault's step may settle them on the device first, or none is witnessed.
-  std::map<std::string, bool> wrong_there;
-  if (refused.empty() && rewrite.empty())
-    wrong_there = wrong_under_oclgrind(spec, reference, s, copy, shown_as, small_cases(functions), case_seconds, kWitnessBudgetSeconds - spent());
   int runs = 0;
   for (auto& [key, cases] : functions) {
     std::string witnessed_on;  // the case of this function witnessed with every check
     std::string stop;          // why the rest of this function's cases are not witnessed
     for (auto& [line, c] : cases) {
       const std::string device_gave = line->message;
+      const StepLook* look = e.of_case(c->name);
+      if (look && !look->findings.empty()) {  // undefined behaviour at its own shape (evidence_verdict.hpp): its message says so
+        if (stop.empty())
+          stop = "no witness: on its smaller case \"" + c->name + "\" Oclgrind found " + describe(*first_finding(look->findings), source, shown_as) +
+                 ", a fault of the kernel's own";
+        continue;
+      }
       if (stop.empty() && !refused.empty()) stop = "no witness: " + refused;
-      const bool all_checks = work_of(c->params) <= kWitnessFullWork;
+      const bool whole = look && !look->step.quick;  // the stage ran it whole, with every check
+      const bool all_checks = whole || work_of(c->params) <= kWitnessFullWork;
       if (stop.empty() && !all_checks && witnessed_on.empty())
         stop = "no witness: it is too large for every Oclgrind check, and no smaller case of this kernel function was witnessed with them";
       const double left = kWitnessBudgetSeconds - spent();
-      if (stop.empty() && left < 5) stop = "no witness: the witness runs of this lab used their " + seconds_words(kWitnessBudgetSeconds) + " s";
+      if (stop.empty() && !whole && left < 5) stop = "no witness: the witness runs of this lab used their " + seconds_words(kWitnessBudgetSeconds) + " s";
       if (!stop.empty()) {
         if (stop.rfind("no witness", 0) == 0) line->message += "; (" + stop + ")";
         continue;
       }
-      if (known_fault.settles(*line, *c, key, device_gave, witnessed_on, all_checks)) continue;
-      OclgrindRunChoice how;
-      how.all_checks = all_checks;
-      how.time_limit_s = std::min(left, all_checks ? case_seconds : kWitnessLargeCaseSeconds);
-      how.record_launches = spec.algorithm && std::any_of(spec.algorithm->checks.begin(), spec.algorithm->checks.end(),
-                                                          [](const AlgorithmCheck& k) { return bool(k.fences); });
-      how.folder = "witness";
-      const auto known = wrong_there.find(c->name);
-      if (all_checks && (known != wrong_there.end() ? known->second
-                                                    : computed_wrong_under_oclgrind(spec, reference, driver, s, copy, shown_as, *c, how,
-                                                                                    std::to_string(runs++)))) {
-        continue;  // as a run with every check that computed a wrong result: the line stays as the device graded it
+      EvidenceRun run;
+      if (whole) {  // the stage's own run of the case: its outputs and what Oclgrind found
+        if (!look->looked && look->findings.empty()) {
+          line->message += "; (no witness: " + look->not_looked + ")";
+          if (look->timed_out) stop = "no witness: its smaller case \"" + c->name + "\" ran past its time limit under Oclgrind";
+          continue;
+        }
+        run.findings = look->findings;
+        run.allowed = look->allowed;
+        run.launches = look->launches;
+        run.launches_recorded = !look->launches.empty();
+        run.timed_out = look->timed_out;
+        run.log_read = true;
+        run.result = look->result;
+        run.written = look->result;
+      } else {
+        if (known_fault.settles(*line, *c, key, device_gave, witnessed_on, all_checks)) continue;
+        OclgrindRunChoice how;
+        how.all_checks = all_checks;
+        how.time_limit_s = std::min(left, all_checks ? std::max(spec.safety->time_limit_s, 60.0) : kWitnessLargeCaseSeconds);
+        how.record_launches = spec.algorithm && std::any_of(spec.algorithm->checks.begin(), spec.algorithm->checks.end(),
+                                                            [](const AlgorithmCheck& k) { return bool(k.fences); });
+        how.folder = "witness";
+        // A wrong result under Oclgrind's own checks ends it: the run with every check would compute the same.
+        if (all_checks && computed_wrong_under_oclgrind(spec, reference, driver, s, copy, shown_as, *c, how, std::to_string(runs++))) continue;
+        how.time_limit_s = std::min(how.time_limit_s, kWitnessBudgetSeconds - spent());
+        run = run_under_oclgrind(spec, s, copy, shown_as, c->params, std::to_string(runs++), how);
+        if (!run.oclgrind_ran) {  // fail closed: a run that did not happen on Oclgrind's device shows nothing
+          line->message += "; (no witness: " + run.not_run + ")";
+          continue;
+        }
       }
-      how.time_limit_s = std::min(how.time_limit_s, kWitnessBudgetSeconds - spent());
-      const EvidenceRun run = run_under_oclgrind(spec, s, copy, shown_as, c->params, std::to_string(runs++), how);
       const std::string against = against_witness(spec, reference, driver, *c, run, source, shown_as);
       if (!against.empty()) {
         // The kernel computes this case wrong under Oclgrind too: a later case is still witnessed
@@ -280,8 +291,8 @@ void witness_failed_cases(const LabSpec& spec, const LabReference& reference, co
         // and explains what any device computes: its later cases are not witnessed, nor are they
         // after a time-out here (a later case is larger).
         if (run.timed_out) {
-          line->message += "; (no witness: it ran past " + seconds_words(how.time_limit_s) + " s under Oclgrind)";
-          stop = "no witness: its smaller case \"" + c->name + "\" ran past " + seconds_words(how.time_limit_s) + " s under Oclgrind";
+          line->message += "; (no witness: it ran past its time limit under Oclgrind)";
+          stop = "no witness: its smaller case \"" + c->name + "\" ran past its time limit under Oclgrind";
         } else if (const OclgrindFinding* f = first_finding(run.findings)) {
           stop = "no witness: on its smaller case \"" + c->name + "\" Oclgrind found " + describe(*f, source, shown_as) +
                  ", a fault of the kernel's own";
@@ -292,71 +303,12 @@ void witness_failed_cases(const LabSpec& spec, const LabReference& reference, co
       mark_disagrees(*line, device_gave,
                      "under Oclgrind, an independent OpenCL implementation, the same case computed the right result and Oclgrind " +
                          (all_checks ? std::string("found no invalid access, data race, barrier divergence or uninitialized value")
-                                     : "found no invalid access or barrier divergence (its races and uninitialized values were checked on the smaller case \"" +
-                                           witnessed_on + "\")"),
+                                : "found no invalid access or barrier divergence (its races and uninitialized values were checked on the smaller case \"" +
+                                      witnessed_on + "\")"),
                      share, rewrite);
     }
   }
   if (s.phases) (*s.phases)["witness"] += spent();
-}
-
-void judge_undefined_behaviour(const LabSpec& spec, const GradeSettings& s, const std::filesystem::path& copy, const std::string& source,
-                               const std::string& shown_as, LabResult& r) {
-  if (!spec.safety || spec.safety->runs.empty() || s.grading.oclgrind == OclgrindChecks::None || find_oclgrind().empty()) return;
-  const std::string divergence = safety_name("barrier-divergence");
-  const auto unsafe = std::find_if(r.cases.begin(), r.cases.end(), [&](const CaseResult& c) {
-    return c.kind == CaseKind::Safety && c.name == divergence && c.status == CaseStatus::Unsafe;
-  });
-  if (unsafe == r.cases.end()) return;
-  const std::chrono::steady_clock::time_point start = std::chrono::steady_clock::now();
-  const auto spent = [&] { return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(); };
-  std::map<std::string, std::vector<std::pair<CaseResult*, const CaseSpec*>>> functions;
-  for (CaseResult& c : r.cases) {
-    if (c.kind != CaseKind::Case || c.status == CaseStatus::NotRun || c.status == CaseStatus::Error || c.status == CaseStatus::Timeout) continue;
-    const auto sc = std::find_if(spec.cases.begin(), spec.cases.end(), [&](const CaseSpec& k) { return k.name == c.name; });
-    if (sc != spec.cases.end()) functions[kernel_key(*spec.safety, sc->params)].push_back({&c, &*sc});
-  }
-  int runs = 0;
-  for (auto& [key, cases] : functions) {
-    std::stable_sort(cases.begin(), cases.end(), [](const auto& a, const auto& b) { return work_of(a.second->params) < work_of(b.second->params); });
-    int clean_groups = 0;  // cases of more than one work-item per group run without the divergence
-    bool diverges = false;
-    for (auto& [line, c] : cases) {
-      const json local = c->params.value("local", json());
-      const bool groups_of_one = local.is_number_unsigned() && local.get<std::size_t>() == 1;
-      if (!diverges && clean_groups >= 2) break;  // this kernel function does not reach the divergent barrier
-      const double left = kWitnessBudgetSeconds - spent();
-      if (left < 5) {
-        line->message += "; (not judged under Oclgrind: the runs for the kernel's undefined behaviour used their " +
-                         seconds_words(kWitnessBudgetSeconds) + " s)";
-        continue;
-      }
-      OclgrindRunChoice how;
-      how.all_checks = false;  // the divergence is Oclgrind's own check
-      how.quick = true;        // each launch's first and last work-group: enough to see a barrier some work-items miss
-      how.time_limit_s = std::min(left, 120.0);
-      how.folder = "undefined";
-      const EvidenceRun run = run_under_oclgrind(spec, s, copy, shown_as, c->params, std::to_string(runs++), how);
-      const auto found = std::find_if(run.findings.begin(), run.findings.end(), [](const OclgrindFinding& f) { return f.kind == "barrier-divergence"; });
-      if (run.timed_out) {
-        line->message += "; (not judged under Oclgrind for the kernel's undefined behaviour: it ran past " + seconds_words(how.time_limit_s) + " s there)";
-        continue;
-      }
-      if (found == run.findings.end()) {
-        clean_groups += !groups_of_one;
-        continue;
-      }
-      diverges = true;
-      line->message = "undefined behaviour: on this case Oclgrind found " + describe(*found, source, shown_as) +
-                      "; what a device does at such a barrier is undefined (it may compute the right result in one run and crash in "
-                      "the next), so the case is judged by its run under Oclgrind: no points (on the device it " +
-                      (line->status == CaseStatus::Passed ? std::string("passed") : word(line->status)) + " this time)";
-      line->status = CaseStatus::Wrong;
-      line->points = 0;
-      line->hint = "every work-item of a group must reach each barrier: keep barrier() out of a branch that only some work-items take";
-    }
-  }
-  if (s.phases) (*s.phases)["undefined behaviour"] += spent();
 }
 
 }  // namespace grader

@@ -1,13 +1,15 @@
 #pragma once
 // The checks that run under Oclgrind: memory safety (races, barrier divergence, bounds,
-// uninitialized values) and the algorithm checks (the kit's work/span plugin), one run for both,
-// and their verdicts.
+// uninitialized values) and the algorithm checks (the kit's work/span plugin): where Oclgrind and
+// the plugin are, and a memory-safety line's verdict from what was found (the runs themselves are
+// judge/oclgrind_stage.hpp's).
 #include <filesystem>
 #include <string>
 #include <vector>
 
 #include "core/results.hpp"
 #include "judge/grade.hpp"
+#include "oclgrind/oclgrind.hpp"
 #include "spec/spec.hpp"
 
 namespace grader {
@@ -23,12 +25,11 @@ std::string find_oclgrind();
 std::string oclgrind_missing();
 std::filesystem::path find_work_span_plugin(const GradeSettings& s);
 
-// The run under Oclgrind: the memory-safety case (with the race, divergence, bounds and
-// uninitialized checks when `with_safety`) and, when `with_algorithm`, the kit's work/span plugin
-// measuring each work-group's operations. One result per kind of finding, then one per algorithm
-// check. `copy` is the private copy of the kernel, `shown_as` its name in messages.
-std::vector<CaseResult> oclgrind_cases(const LabSpec& spec, bool with_safety, bool with_algorithm, const GradeSettings& s,
-                                       const std::filesystem::path& copy, const std::string& shown_as,
-                                       const std::string& source);
+// One memory-safety check's line `c` (named by safety_name) judged from `findings` (less the
+// false alarms the spec allows, `allowed` of them): unsafe with the first five findings of its
+// kind and a hint; else passed, or, when Oclgrind failed on its own after the kernel's run had
+// finished (`checker_failed`: how; "" when it ended cleanly), not-checked with its points kept.
+void judge_safety(CaseResult& c, const SafetySpec& safety, const std::vector<OclgrindFinding>& findings, std::size_t allowed,
+                  const std::string& checker_failed, const std::string& source, const std::string& shown_as);
 
 }  // namespace grader

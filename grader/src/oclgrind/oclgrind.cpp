@@ -88,6 +88,23 @@ std::vector<OclgrindFinding> parse_oclgrind(const std::string& output) {
   return findings;
 }
 
+bool same_place(const OclgrindFinding& a, const OclgrindFinding& b) {
+  if (a.title != b.title || a.kernel != b.kernel || a.sites.size() != b.sites.size()) return false;
+  for (std::size_t i = 0; i < a.sites.size(); ++i)
+    if (a.sites[i].line != b.sites[i].line || a.sites[i].column != b.sites[i].column) return false;
+  return true;
+}
+
+void add_finding(std::vector<OclgrindFinding>& into, OclgrindFinding f, int count) {
+  for (OclgrindFinding& g : into)
+    if (same_place(g, f)) {
+      g.count += count;
+      return;
+    }
+  f.count = count;
+  into.push_back(std::move(f));
+}
+
 std::string source_line(const std::string& source, int line) {
   std::istringstream in(kit::editor_text(source));  // lines as the compiler counted them
   std::string text;

@@ -28,6 +28,11 @@ struct OclgrindFinding {
 // Every report in Oclgrind's output, merged when they differ only in address and work-items.
 std::vector<OclgrindFinding> parse_oclgrind(const std::string& output);
 
+// Whether two findings are the same report in the same place (title, kernel, sites' positions).
+bool same_place(const OclgrindFinding& a, const OclgrindFinding& b);
+// Adds `f` to `into`, counted `count` times, merged with a finding in the same place.
+void add_finding(std::vector<OclgrindFinding>& into, OclgrindFinding f, int count);
+
 // Plain words for a finding, naming lines and columns of `shown_as` and quoting `source`'s lines:
 // "read-write data race in local memory: work-item 1 of work-group 0 at ArrayMultReduce.cl:9:17
 //  `prods[tnum] = dA[gid] * dB[gid];` and work-item 0 of work-group 0 at ...:14:28 `...`, with no

@@ -75,14 +75,18 @@ bool KernelWork::defines(const std::string& option) const {
   return false;
 }
 
-std::vector<KernelWork> parse_work_span(const std::string& log_text) {
-  std::vector<KernelWork> kernels;
+PluginLog parse_plugin_log(const std::string& log_text) {
+  PluginLog log;
   std::istringstream lines(log_text);
   std::string line;
   for (std::size_t number = 1; std::getline(lines, line); ++number) {
     if (line.find_first_not_of(" \t\r") == std::string::npos) continue;
     try {
       const json j = json::parse(line);
+      if (j.contains("message")) {
+        log.messages.push_back({j.value("case", std::string()), j.at("message").get<std::string>()});
+        continue;
+      }
       KernelWork k;
       k.kernel = j.at("kernel").get<std::string>();
       k.global = record_triple(j.at("global"));
@@ -90,12 +94,19 @@ std::vector<KernelWork> parse_work_span(const std::string& log_text) {
       if (!j.at("groups").is_array()) throw std::runtime_error("\"groups\" is not an array");
       for (const json& g : j.at("groups")) k.groups.push_back(group_work(g));
       read_access(j, k);
-      kernels.push_back(std::move(k));
+      k.step = j.value("case", std::string());
+      k.measured = j.value("measured", true);
+      if (j.contains("messages"))
+        for (const json& m : j.at("messages")) k.messages.emplace_back(m.at("text").get<std::string>(), record_count(m.at("count")));
+      if (j.contains("messages_dropped")) k.messages_dropped = record_count(j.at("messages_dropped"));
+      log.launches.push_back(std::move(k));
     } catch (const std::exception& e) {  // json's own errors and the shape checks above
       throw kit::Error("work-span log line " + std::to_string(number) + " is malformed: " + e.what());
     }
   }
-  return kernels;
+  return log;
 }
+
+std::vector<KernelWork> parse_work_span(const std::string& log_text) { return parse_plugin_log(log_text).launches; }
 
 }  // namespace grader

@@ -39,7 +39,12 @@ struct GroupOrder {
 };
 
 struct KernelWork {
-  std::string kernel;
+  std::string kernel;  // "" for a record of the reports made outside any launch
+  std::string step;    // the child's step it ran in ($KIT_CASE), "" when none was set
+  bool measured = true;  // false: the plugin's light mode (no work or span counted)
+  // What Oclgrind reported during the launch: each kind of report once, with how many there were.
+  std::vector<std::pair<std::string, std::size_t>> messages;
+  std::size_t messages_dropped = 0;  // reports past the plugin's limit of kinds per launch
   std::array<std::size_t, 3> global, local;
   std::vector<GroupWork> groups;  // in group order
   std::string options;            // the program's build options
@@ -55,8 +60,21 @@ struct KernelWork {
   bool defines(const std::string& option) const;
 };
 
-// Every kernel run in the plugin's log, in order; blank lines are skipped. Throws kit::Error
-// naming the line number for a line that is not a complete record.
+// The first report of each kind in a launch, as the plugin wrote it the moment Oclgrind made it.
+struct PluginMessage {
+  std::string step;  // $KIT_CASE then, "" when none was set
+  std::string text;
+};
+
+// The plugin's whole log: every launch's record, and the reports written as they came.
+struct PluginLog {
+  std::vector<KernelWork> launches;
+  std::vector<PluginMessage> messages;
+};
+PluginLog parse_plugin_log(const std::string& log_text);
+
+// Every kernel run in the plugin's log, in order (its report lines left out); blank lines are
+// skipped. Throws kit::Error naming the line number for a line that is not a complete record.
 std::vector<KernelWork> parse_work_span(const std::string& log_text);
 
 }  // namespace grader

@@ -1,0 +1,240 @@
+#include "judge/oclgrind_stage.hpp"
+
+#include <algorithm>
+#include <chrono>
+
+#include "core/files.hpp"
+#include "isolation/case_runs.hpp"
+#include "isolation/fresh_memory.hpp"
+#include "judge/evidence.hpp"
+#include "kit/errors.hpp"
+#include "oclgrind/allowances.hpp"
+#include "oclgrind/checks.hpp"
+
+namespace grader {
+
+const StepLook* OclgrindEvidence::of_case(const std::string& name) const {
+  const auto found = cases.find(name);
+  return found == cases.end() ? nullptr : &found->second;
+}
+
+std::size_t OclgrindEvidence::looked_cases(bool quick) const {
+  return std::size_t(std::count_if(cases.begin(), cases.end(), [&](const auto& c) { return c.second.looked && c.second.step.quick == quick; }));
+}
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+double seconds_since(Clock::time_point t) { return std::chrono::duration<double>(Clock::now() - t).count(); }
+
+std::string seconds_text(double s) {
+  std::string t = std::to_string(s);
+  t.erase(t.find_last_not_of('0') + 1);
+  if (t.back() == '.') t.pop_back();
+  return t;
+}
+
+// The line of the child's output that says why Oclgrind's runtime library was not loaded, if any.
+std::string preload_failure(const std::string& output) {
+  const std::size_t at = output.find("LD_PRELOAD cannot be preloaded");
+  if (at == std::string::npos) return "";
+  const std::size_t begin = output.rfind('\n', at), end = output.find('\n', at);
+  return output.substr(begin == std::string::npos ? 0 : begin + 1, end == std::string::npos ? std::string::npos : end - begin - 1);
+}
+
+class Stage {
+ public:
+  Stage(const LabSpec& spec, const GradeSettings& s, const std::filesystem::path& copy, const std::string& shown_as, OclgrindEvidence& e)
+      : spec_(spec), s_(s), copy_(copy), shown_as_(shown_as), e_(e), start_(Clock::now()) {}
+
+  // Runs `steps` (all with every check, or all quick) in as few children as needed.
+  void run(std::vector<StepLook*> steps, bool all_checks) {
+    std::size_t next = 0;
+    while (next < steps.size() && e_.not_run.empty()) {
+      const double left = kStageBudgetSeconds - seconds_since(start_);
+      if (left < 5) {
+        for (std::size_t k = next; k < steps.size(); ++k)
+          steps[k]->not_looked = "the runs under Oclgrind of this lab used their " + seconds_text(kStageBudgetSeconds) + " s";
+        return;
+      }
+      next = child(std::vector<StepLook*>(steps.begin() + long(next), steps.end()), all_checks, left) + next;
+    }
+  }
+
+ private:
+  // One child for `steps`; returns how many of them it got through (a step it ended on counts).
+  std::size_t child(const std::vector<StepLook*>& steps, bool all_checks, double left) {
+    const std::filesystem::path dir = s_.workdir / ("oclgrind-" + std::to_string(e_.children++));
+    std::filesystem::remove_all(dir);
+    std::filesystem::create_directories(dir);
+    json list = json::array();
+    std::size_t widest = 0;
+    double total = spec_.build_time_limit_s;
+    for (const StepLook* l : steps) {
+      list.push_back({{"case", l->step.params}, {"quick", l->step.quick}, {"measured", l->step.measured}});
+      if (const json local = l->step.params.value("local", json()); local.is_number_unsigned()) widest = std::max(widest, local.get<std::size_t>());
+      total += l->step.seconds;
+    }
+    write_file_atomically(dir / "cases.json", list.dump());
+    const std::filesystem::path plugin_log = dir / "plugin.jsonl";
+    std::vector<std::string> argv = {find_oclgrind()};
+    if (all_checks) argv.insert(argv.end(), {"--data-races", "--uniform-writes", "--uninitialized"});
+    // -O0 keeps every access at its own source line in Oclgrind's reports.
+    argv.insert(argv.end(), {"--build-options", "-O0", "--log", (dir / "oclgrind.log").string(), "--plugins", find_work_span_plugin(s_).string()});
+    // Oclgrind's device offers work-groups of up to 1024 work-items; lab 04's rung 5 asks for 4096.
+    if (widest > 1024) argv.insert(argv.end(), {"--max-wgsize", std::to_string(widest)});
+    argv.insert(argv.end(), {s_.grader_exe.string(), "run-case", "--lab", spec_.lab, "--kernel", copy_.string(), "--shown-as", shown_as_,
+                             "--cases", (dir / "cases.json").string(), "--steps", "--result-dir", dir.string()});
+    const SafetySpec& safety = *spec_.safety;
+    SandboxLimits limits{std::min(total, left), std::max(safety.memory_limit_mb, spec_.memory_limit_mb), 1, s_.pocl_cache(), 64 << 10};
+    zero_fresh_memory(limits);  // a value read before it was written is the same in every run
+    guard_buffer_ends(limits, false);
+    limits.environment.emplace_back("KIT_WORK_SPAN_LOG", plugin_log.string());
+    // Each step has its own limit from the end of the one before; the build has the spec's.
+    Clock::time_point since = Clock::now();
+    std::size_t seen = 0;  // result files seen, built.json first
+    double limit = spec_.build_time_limit_s;
+    const Clock::time_point stage_end = start_ + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(kStageBudgetSeconds));
+    const auto deadline = [&] {
+      while (seen <= steps.size() && std::filesystem::exists(dir / (seen == 0 ? std::string("built.json") : "case-" + std::to_string(seen - 1) + ".json"))) {
+        if (seen > 0) steps[seen - 1]->seconds = std::chrono::duration<double>(Clock::now() - since).count();
+        ++seen, since = Clock::now();
+        if (seen <= steps.size()) limit = steps[seen - 1]->step.seconds;
+      }
+      return std::min(since + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(seen > steps.size() ? 5 : limit)), stage_end);
+    };
+    const ChildOutcome outcome = run_in_sandbox(argv, limits, dir, deadline);
+    deadline();  // what it wrote after the last look
+
+    const json built = read_result(dir / "built.json");
+    const std::string output_reason = outcome.reason(limits);
+    if (built.empty()) {
+      const std::string why = "Oclgrind did not get as far as building the kernel (" + output_reason + ")";
+      return fail_all(steps, why);
+    }
+    e_.device = built.value("device", "");
+    if (e_.device.find("Oclgrind") == std::string::npos) {
+      const std::string preload = preload_failure(outcome.output);
+      e_.not_run = "the run under Oclgrind ran on " + (e_.device.empty() ? std::string("another device") : e_.device) +
+                   ", not on Oclgrind's device: Oclgrind's runtime library was not loaded" + (preload.empty() ? "" : " (" + preload + ")") +
+                   ", so Oclgrind never saw the kernel. Fix the install (run `grader doctor`: scripts/setup.sh as root installs a "
+                   "working Oclgrind), or grade with --no-oclgrind";
+      return fail_all(steps, e_.not_run);
+    }
+    if (step_status(built) != StepStatus::Built) {
+      const std::string why = "Oclgrind could not build the kernel: " + built.value("log", built.value("message", std::string("unknown error")));
+      return fail_all(steps, why);
+    }
+    PluginLog log;
+    if (std::filesystem::exists(plugin_log)) try {
+        log = parse_plugin_log(read_file(plugin_log));
+      } catch (const kit::Error& err) {
+        return fail_all(steps, std::string("the kit's Oclgrind plugin wrote a log that cannot be read: ") + err.what());
+      }
+    std::map<std::string, std::vector<KernelWork>> launches;
+    std::map<std::string, std::vector<OclgrindFinding>> found = findings_by_step(log, launches);
+    for (std::size_t k = 0; k < steps.size(); ++k) {
+      StepLook& l = *steps[k];
+      const std::string tag = std::to_string(k);
+      l.launches = launches[tag];
+      l.findings = not_allowed(safety.allow, found[tag], l.launches, l.allowed);
+      l.result = read_result(dir / ("case-" + tag + ".json"));
+      if (l.result.empty()) {  // this step ended the child
+        l.timed_out = outcome.end == ChildOutcome::End::TimedOut;
+        SandboxLimits step_limits = limits;
+        step_limits.seconds = l.step.seconds;
+        l.not_looked = "it " + outcome.reason(step_limits) + " under Oclgrind";
+        l.result = step_result({json::object(), outcome}, step_limits);
+        e_.ran = e_.ran || !l.launches.empty();
+        return k + 1;
+      }
+      l.looked = !l.launches.empty();
+      e_.ran = e_.ran || l.looked;
+      if (!l.looked)
+        l.not_looked = std::filesystem::exists(plugin_log)
+                           ? "the kit's Oclgrind plugin recorded no launch of it"
+                           : "the kit's Oclgrind plugin wrote no log (is " + find_work_span_plugin(s_).string() + " the kit's plugin?)";
+    }
+    return steps.size();
+  }
+
+  std::size_t fail_all(const std::vector<StepLook*>& steps, const std::string& why) {
+    for (StepLook* l : steps) l->not_looked = why;
+    if (e_.not_run.empty() && !e_.ran) e_.not_run = why;
+    return steps.size();
+  }
+
+  const LabSpec& spec_;
+  const GradeSettings& s_;
+  const std::filesystem::path& copy_;
+  const std::string& shown_as_;
+  OclgrindEvidence& e_;
+  Clock::time_point start_;
+};
+
+}  // namespace
+
+std::map<std::string, std::vector<OclgrindFinding>> findings_by_step(const PluginLog& log,
+                                                                     std::map<std::string, std::vector<KernelWork>>& launches) {
+  std::map<std::string, std::vector<OclgrindFinding>> by_step;
+  for (const KernelWork& k : log.launches) {
+    launches[k.step].push_back(k);
+    for (const auto& [text, count] : k.messages)
+      for (OclgrindFinding& f : parse_oclgrind(text)) add_finding(by_step[k.step], std::move(f), int(count));
+  }
+  // A report written as it came, of a launch that left no record (it never ended): counted once.
+  for (const PluginMessage& m : log.messages)
+    for (OclgrindFinding& f : parse_oclgrind(m.text)) {
+      std::vector<OclgrindFinding>& into = by_step[m.step];
+      if (std::none_of(into.begin(), into.end(), [&](const OclgrindFinding& g) { return same_place(g, f); })) add_finding(into, std::move(f), 1);
+    }
+  return by_step;
+}
+
+OclgrindEvidence look_under_oclgrind(const LabSpec& spec, const GradeSettings& s, const std::filesystem::path& copy,
+                                     const std::string& shown_as, const LabResult& r, bool with_safety_runs) {
+  OclgrindEvidence e;
+  const Clock::time_point start = Clock::now();
+  const SafetySpec& safety = *spec.safety;
+  if (with_safety_runs)
+    for (const json& run : safety.runs) e.safety.push_back({{run.dump(), run, false, false, true, safety.time_limit_s}});
+  for (const CaseResult& c : r.cases) {
+    if (c.kind != CaseKind::Case || c.status == CaseStatus::NotRun || c.status == CaseStatus::Timeout || c.status == CaseStatus::Error)
+      continue;
+    const auto sc = std::find_if(spec.cases.begin(), spec.cases.end(), [&](const CaseSpec& k) { return k.name == c.name; });
+    if (sc == spec.cases.end()) continue;
+    const bool quick = work_of(sc->params) > kFullLookWork;
+    // The spec's allowed false alarms are matched against the plugin's record of the launch.
+    e.cases[c.name] = {{c.name, sc->params, true, quick, !quick && !safety.allow.empty(), quick ? kQuickStepSeconds : safety.time_limit_s}};
+  }
+  const std::filesystem::path plugin = find_work_span_plugin(s);
+  if (find_oclgrind().empty()) e.not_run = oclgrind_missing();
+  else if (!std::filesystem::exists(plugin))
+    e.not_run = "the kit's Oclgrind plugin " + plugin.string() + " is missing, and without its record nothing shows that Oclgrind ran "
+                "the kernel: build the kit (make build)";
+  if (!e.not_run.empty()) {
+    for (StepLook& l : e.safety) l.not_looked = e.not_run;
+    for (auto& [name, l] : e.cases) l.not_looked = e.not_run;
+    return e;
+  }
+  std::vector<StepLook*> full, quick;
+  for (StepLook& l : e.safety) full.push_back(&l);
+  std::vector<StepLook*> small;
+  for (auto& [name, l] : e.cases) (l.step.quick ? quick : small).push_back(&l);
+  const auto by_work = [](const StepLook* a, const StepLook* b) { return work_of(a->step.params) < work_of(b->step.params); };
+  std::stable_sort(small.begin(), small.end(), by_work);
+  std::stable_sort(quick.begin(), quick.end(), by_work);
+  full.insert(full.end(), small.begin(), small.end());
+  Stage stage(spec, s, copy, shown_as, e);
+  stage.run(full, true);
+  stage.run(quick, false);
+  if (!e.ran && e.not_run.empty()) {
+    e.not_run = "Oclgrind looked at nothing";
+    for (const StepLook& l : e.safety) if (!l.not_looked.empty()) { e.not_run += ": " + l.not_looked; break; }
+  }
+  e.seconds = seconds_since(start);
+  return e;
+}
+
+}  // namespace grader

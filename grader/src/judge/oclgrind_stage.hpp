@@ -1,0 +1,96 @@
+#pragma once
+// The one stage under Oclgrind. After the cases ran on the device, the kernel file is run under
+// Oclgrind, an independent OpenCL implementation that checks every access, at the shape of every
+// case graded and at the spec's memory-safety runs, in as few children as possible. Everything
+// that rests on Oclgrind reads what this stage found, and nothing else runs Oclgrind on the cases:
+//  - a case whose own shape shows a fault (a race, an access out of bounds, a barrier not every
+//    work-item reaches, an uninitialized value, a division by zero) is wrong, whatever the device
+//    computed this time (evidence_verdict.hpp), and its hint names the fault;
+//  - a case the device got wrong that Oclgrind computed right with no finding is device-disagrees
+//    (the witness, witness.hpp); a larger one is witnessed there;
+//  - the memory-safety lines add up the findings of every shape looked at, and say which;
+//  - the algorithm lines read the plugin's measurements of the memory-safety runs.
+//
+// The steps. Each memory-safety run, measured by the kit's plugin (the algorithm checks, the
+// spec's allowed false alarms), with every check; each case of at most kFullLookWork elements x
+// launches, whole, with every check (races with --uniform-writes, uninitialized values): its
+// outputs as Oclgrind computed them are the witness's; each larger case in its launches' first
+// and last work-groups (Oclgrind's --quick) with Oclgrind's own checks (bounds, barriers, the
+// plugin's divisions): a race check there takes minutes. The steps with every check share one
+// child and the quick ones another: each child builds the kernel once. Each step has its own time
+// limit from the moment the step before it ended; a step that runs past it ends its child, and a
+// new child goes on with the next step. A case that timed out on the device, or was not run, is
+// not looked at.
+//
+// Fail closed: a step counts as looked at only when the child ran on Oclgrind's device (an
+// `oclgrind` whose runtime library cannot be preloaded runs the program on the ordinary
+// platform, in silence) and the kit's plugin recorded the step's own launches ($KIT_CASE tags
+// each launch with its step). Otherwise nothing rests on it, and the lines say why and how to fix it.
+#include <filesystem>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "core/results.hpp"
+#include "judge/grade.hpp"
+#include "oclgrind/oclgrind.hpp"
+#include "oclgrind/work_span.hpp"
+#include "spec/spec.hpp"
+
+namespace grader {
+
+// A case of at most this many elements x launches is looked at whole with every check.
+inline constexpr double kFullLookWork = 8192;
+// The time limit of a quick step (a large case's first and last work-groups).
+inline constexpr double kQuickStepSeconds = 60;
+// All the stage's children of one lab result together.
+inline constexpr double kStageBudgetSeconds = 600;
+
+// One step: a case at its own shape, or one of the spec's memory-safety runs.
+struct LookStep {
+  std::string name;      // the case's name; for a safety run its case as JSON
+  json params;
+  bool is_case = true;
+  bool quick = false;     // each launch's first and last work-group, Oclgrind's own checks only
+  bool measured = false;  // the plugin measures the work (the algorithm checks, the allowed false alarms)
+  double seconds = 0;     // its time limit
+};
+
+// What one step showed.
+struct StepLook {
+  LookStep step;
+  bool looked = false;     // finished on Oclgrind's device, its launches recorded by the plugin
+  bool timed_out = false;  // ran past its time limit under Oclgrind
+  std::string not_looked;  // why not, when !looked
+  json result;             // the child's result for the step (a full step's outputs are Oclgrind's)
+  std::vector<KernelWork> launches;        // the plugin's records of its launches
+  std::vector<OclgrindFinding> findings;   // less the false alarms the spec allows
+  std::size_t allowed = 0;                 // those left out
+  double seconds = 0;
+};
+
+struct OclgrindEvidence {
+  bool ran = false;         // some step was looked at: Oclgrind and the kit's plugin ran
+  std::string not_run;      // when nothing was: why, and the command that fixes it
+  std::string device;       // the device the stage's children named
+  std::vector<StepLook> safety;           // the spec's memory-safety runs, in order
+  std::map<std::string, StepLook> cases;  // the cases looked at (or meant to be), by name
+  double seconds = 0;
+  int children = 0;
+
+  const StepLook* of_case(const std::string& name) const;
+  // How many case steps were looked at, whole and quick.
+  std::size_t looked_cases(bool quick) const;
+};
+
+// The stage for `r`, a graded result: its cases (the lines of kind Case that ran on the device)
+// and, with `with_safety_runs`, the spec's memory-safety runs. Needs a safety block in the spec.
+OclgrindEvidence look_under_oclgrind(const LabSpec& spec, const GradeSettings& s, const std::filesystem::path& copy,
+                                     const std::string& shown_as, const LabResult& r, bool with_safety_runs);
+
+// The findings of one child's plugin log for each of its steps (by the step's number in the
+// child), merged by kind and place with their counts; `launches` gets each step's records.
+std::map<std::string, std::vector<OclgrindFinding>> findings_by_step(const PluginLog& log,
+                                                                     std::map<std::string, std::vector<KernelWork>>& launches);
+
+}  // namespace grader
