@@ -13,7 +13,9 @@
 // first report of each kind in a launch is also written at once, as a line {"message", "case"}
 // of its own, so that a launch that never ends (a crash, a time-out) still leaves what Oclgrind
 // found in it. A line per launch is the grader's proof that Oclgrind ran the kernel with this
-// plugin loaded.
+// plugin loaded. Both carry the launch's number within its step ("launch", from 0): a step run in
+// its first and last work-groups only trusts its first launch (later ones read what the groups
+// left out never wrote).
 // With $KIT_DIVISIONS_ONLY set when a launch begins, that launch is not measured (its groups have
 // no work): only the division check runs, which is all a case's shape needs.
 //
@@ -152,7 +154,7 @@ class WorkSpan : public oclgrind::Plugin {
     if (!messages_.add(message) || log_path_.empty()) return;
     std::ofstream out(log_path_, std::ios::app);
     out << "{\"message\":" << kit_messages::quoted(message);
-    if (const char* step = std::getenv("KIT_CASE"); step && *step) out << ",\"case\":" << kit_messages::quoted(step);
+    if (const char* step = std::getenv("KIT_CASE"); step && *step) out << ",\"case\":" << kit_messages::quoted(step) << ",\"launch\":" << launch_;
     out << "}\n";
   }
 
@@ -175,7 +177,10 @@ class WorkSpan : public oclgrind::Plugin {
     // Read at each launch: the child sets them per case in this same process.
     divisions_only_ = std::getenv("KIT_DIVISIONS_ONLY") != nullptr;
     const char* step = std::getenv("KIT_CASE");
-    case_ = step ? step : "";
+    const std::string now = step ? step : "";
+    launch_ = now == case_ && !first_launch_ ? launch_ + 1 : 0;
+    first_launch_ = false;
+    case_ = now;
     kernel_ = invocation->getKernel()->getName();
     global_ = invocation->getGlobalSize();
     local_ = invocation->getLocalSize();
@@ -338,7 +343,7 @@ class WorkSpan : public oclgrind::Plugin {
     std::ofstream out(log_path_, std::ios::app);
     out << "{\"kernel\":\"" << kernel << "\",\"global\":[" << global.x << "," << global.y << "," << global.z << "],\"local\":["
         << local.x << "," << local.y << "," << local.z << "],\"groups\":[" << groups << "]" << access;
-    if (!case_.empty()) out << ",\"case\":" << kit_messages::quoted(case_);
+    if (!case_.empty()) out << ",\"case\":" << kit_messages::quoted(case_) << ",\"launch\":" << launch_;
     if (divisions_only_) out << ",\"measured\":false";
     out << messages_.json() << "}\n";
     messages_.clear();
@@ -416,6 +421,8 @@ class WorkSpan : public oclgrind::Plugin {
 
   bool divisions_only_ = false;  // KIT_DIVISIONS_ONLY when the launch began: only the division check
   std::string case_;             // KIT_CASE when the launch began: the child's step
+  std::size_t launch_ = 0;       // the launch's number within its step, from 0
+  bool first_launch_ = true;
   kit_messages::LaunchMessages messages_;
   std::unordered_set<std::size_t> numbers_used_;  // global buffer numbers given so far
   std::size_t freed_numbers_ = 0;                 // freed and not given again yet

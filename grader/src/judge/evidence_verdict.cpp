@@ -40,6 +40,11 @@ std::string what_device_did(const CaseResult& c) {
   return word(c.status) + (c.message.empty() ? "" : ": " + c.message);
 }
 
+// "1027 elements, the same work-group size": a large case's smaller shape in words.
+std::string smaller_words(const StepLook& smaller) {
+  return std::to_string(smaller.step.params.value("elements", std::size_t(0))) + " elements, the same work-group size and last group";
+}
+
 std::string plural(std::size_t n, const std::string& one, const std::string& many) { return std::to_string(n) + " " + (n == 1 ? one : many); }
 
 // Which shapes a memory-safety line of `kind` rests on, in words.
@@ -53,10 +58,13 @@ std::string shapes_words(const OclgrindEvidence& e, const std::string& kind) {
       if (why_missed.empty()) why_missed = "\"" + name + "\": " + l.not_looked;
     }
   std::string text = e.safety.size() == 1 ? "the memory-safety case" : "the " + std::to_string(e.safety.size()) + " memory-safety runs";
+  std::size_t smaller = 0;
+  for (const auto& [name, l] : e.smaller) smaller += l.looked;
   const bool every_check_only = kind == "data-race" || kind == "uninitialized";
   if (every_check_only) {
     if (full) text += " and " + plural(full, "case", "cases") + " of up to " + std::to_string(int(kFullLookWork)) + " elements, each at its own shape";
-    if (quick) text += " (" + plural(quick, "larger case was", "larger cases were") + " run for bounds and barriers only, in the first and last work-groups)";
+    if (smaller) text += ", and " + plural(smaller, "smaller shape", "smaller shapes") + " of the larger cases (the same work-group size and last group)";
+    if (quick) text += " (the " + plural(quick, "larger case was", "larger cases were") + " run themselves for bounds and barriers only, in their first and last work-groups)";
   } else if (full + quick) {
     text += " and " + plural(full + quick, "case", "cases") + ", each at its own shape" +
             (quick ? " (" + std::to_string(quick) + " large, in their first and last work-groups)" : "");
@@ -83,10 +91,10 @@ std::string faults_in_words(const std::vector<OclgrindFinding>& findings) {
 void judge_by_evidence(const LabSpec& spec, const OclgrindEvidence& e, const std::string& source, const std::string& shown_as,
                        LabResult& r) {
   if (!spec.safety) return;
-  // Per kernel function: its smallest case whose own shape showed a fault.
+  // Per kernel function: its smallest case whose shapes showed a fault.
   std::map<std::string, const StepLook*> faulty;
   for (const auto& [name, l] : e.cases) {
-    if (l.findings.empty()) continue;
+    if (l.all_findings().empty()) continue;
     const StepLook*& first = faulty[kernel_key(*spec.safety, l.step.params)];
     if (!first || work_of(l.step.params) < work_of(first->step.params)) first = &l;
   }
@@ -94,13 +102,18 @@ void judge_by_evidence(const LabSpec& spec, const OclgrindEvidence& e, const std
     if (c.kind != CaseKind::Case) continue;
     const StepLook* l = e.of_case(c.name);
     if (!l) continue;
-    if (!l->findings.empty()) {
+    if (const std::vector<OclgrindFinding> faults = l->all_findings(); !faults.empty()) {
       const std::string lab_hint = c.status == CaseStatus::Wrong ? c.hint : "";
-      c.message = "undefined behaviour: Oclgrind found " + faults_in_words(l->findings) + " at this case's own shape" +
-                  (l->step.quick ? " (its first and last work-groups)" : "") +
-                  ", so what the kernel computes here depends on the device and the run: no points (on the device it " +
-                  what_device_did(c) + " this time)";
-      c.hint = hint_with_evidence(lab_hint, l->findings, "this case", source, shown_as);
+      std::string where;
+      if (!l->findings.empty())
+        where = faults_in_words(l->findings) + " at this case's own shape" + (l->step.quick ? " (its first and last work-groups)" : "");
+      if (l->smaller && !l->smaller->findings.empty())
+        where += (where.empty() ? "" : ", and ") + faults_in_words(l->smaller->findings) + " at its smaller shape (" + smaller_words(*l->smaller) + ")";
+      c.message = "undefined behaviour: Oclgrind found " + where +
+                  ", so what the kernel computes here depends on the device and the run: no points (on the device it " + what_device_did(c) +
+                  " this time)";
+      c.hint = hint_with_evidence(lab_hint, faults, l->findings.empty() ? "this case's smaller shape (" + smaller_words(*l->smaller) + ")" : "this case",
+                                  source, shown_as);
       c.status = CaseStatus::Wrong;
       c.points = 0;
       continue;
@@ -109,8 +122,8 @@ void judge_by_evidence(const LabSpec& spec, const OclgrindEvidence& e, const std
     if (c.status != CaseStatus::Wrong && c.status != CaseStatus::Crashed) continue;
     const auto other = faulty.find(kernel_key(*spec.safety, l->step.params));
     if (other != faulty.end())
-      c.hint = hint_with_evidence(c.hint, other->second->findings, "the case \"" + other->second->step.name + "\" of the same kernel", source,
-                                  shown_as);
+      c.hint = hint_with_evidence(c.hint, other->second->all_findings(), "the case \"" + other->second->step.name + "\" of the same kernel",
+                                  source, shown_as);
   }
 }
 
@@ -140,8 +153,11 @@ std::vector<CaseResult> oclgrind_lines(const LabSpec& spec, bool with_safety, bo
     for (const OclgrindFinding& f : l.findings) add_finding(findings, f, f.count);
   for (const auto& [name, l] : e.cases)
     for (const OclgrindFinding& f : l.findings) add_finding(findings, f, f.count);
+  for (const auto& [name, l] : e.smaller)
+    for (const OclgrindFinding& f : l.findings) add_finding(findings, f, f.count);
   for (const StepLook& l : e.safety) allowed += l.allowed;
   for (const auto& [name, l] : e.cases) allowed += l.allowed;
+  for (const auto& [name, l] : e.smaller) allowed += l.allowed;
 
   // The memory-safety runs: the algorithm lines' measurements, and what the lines speak of when one did not finish.
   std::vector<KernelWork> measured;

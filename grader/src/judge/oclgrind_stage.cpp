@@ -4,6 +4,7 @@
 #include <chrono>
 
 #include "core/files.hpp"
+#include "grader/lab/driver.hpp"
 #include "isolation/case_runs.hpp"
 #include "isolation/fresh_memory.hpp"
 #include "judge/evidence.hpp"
@@ -16,6 +17,42 @@ namespace grader {
 const StepLook* OclgrindEvidence::of_case(const std::string& name) const {
   const auto found = cases.find(name);
   return found == cases.end() ? nullptr : &found->second;
+}
+
+std::vector<OclgrindFinding> StepLook::all_findings() const {
+  std::vector<OclgrindFinding> all = findings;
+  if (smaller)
+    for (const OclgrindFinding& f : smaller->findings) add_finding(all, f, f.count);
+  return all;
+}
+
+namespace {
+
+// Whether a case is already no larger than its smaller shape would be: N at most (N mod 2L) + 4L, one launch.
+bool within_smaller_shape(const json& params) {
+  const json n = params.value("elements", json()), local = params.value("local", json());
+  if (!n.is_number_unsigned() || !local.is_number_unsigned() || local.get<std::size_t>() == 0 || params.value("repeats", 1) > 1) return false;
+  const std::size_t elements = n.get<std::size_t>(), l = local.get<std::size_t>();
+  return elements <= elements % (2 * l) + 4 * l;
+}
+
+}  // namespace
+
+std::optional<json> smaller_shape(const std::string& lab, const json& params) {
+  const json n = params.value("elements", json()), local = params.value("local", json());
+  if (!n.is_number_unsigned() || !local.is_number_unsigned() || local.get<std::size_t>() == 0) return std::nullopt;
+  const std::size_t elements = n.get<std::size_t>(), l = local.get<std::size_t>();
+  const std::size_t smaller = elements % (2 * l) + 4 * l;
+  if (smaller >= elements) return std::nullopt;
+  json shape = params;
+  shape["elements"] = smaller;
+  if (shape.contains("repeats")) shape["repeats"] = 1;
+  try {
+    lab_driver(lab).validate_case(shape);
+  } catch (const std::exception&) {
+    return std::nullopt;  // the lab does not take it
+  }
+  return shape;
 }
 
 std::size_t OclgrindEvidence::looked_cases(bool quick) const {
@@ -133,7 +170,10 @@ class Stage {
         return fail_all(steps, std::string("the kit's Oclgrind plugin wrote a log that cannot be read: ") + err.what());
       }
     std::map<std::string, std::vector<KernelWork>> launches;
-    std::map<std::string, std::vector<OclgrindFinding>> found = findings_by_step(log, launches);
+    std::set<std::string> quick;
+    for (std::size_t k = 0; k < steps.size(); ++k)
+      if (steps[k]->step.quick) quick.insert(std::to_string(k));
+    std::map<std::string, std::vector<OclgrindFinding>> found = findings_by_step(log, launches, quick);
     for (std::size_t k = 0; k < steps.size(); ++k) {
       StepLook& l = *steps[k];
       const std::string tag = std::to_string(k);
@@ -176,16 +216,18 @@ class Stage {
 }  // namespace
 
 std::map<std::string, std::vector<OclgrindFinding>> findings_by_step(const PluginLog& log,
-                                                                     std::map<std::string, std::vector<KernelWork>>& launches) {
+                                                                     std::map<std::string, std::vector<KernelWork>>& launches,
+                                                                     const std::set<std::string>& first_launch_only) {
   std::map<std::string, std::vector<OclgrindFinding>> by_step;
   for (const KernelWork& k : log.launches) {
     launches[k.step].push_back(k);
+    if (k.launch > 0 && first_launch_only.count(k.step)) continue;
     for (const auto& [text, count] : k.messages)
       for (OclgrindFinding& f : parse_oclgrind(text)) add_finding(by_step[k.step], std::move(f), int(count));
   }
   // A report written as it came, of a launch that left no record (it never ended): counted once.
   for (const PluginMessage& m : log.messages)
-    for (OclgrindFinding& f : parse_oclgrind(m.text)) {
+    for (OclgrindFinding& f : parse_oclgrind(m.launch > 0 && first_launch_only.count(m.step) ? std::string() : m.text)) {
       std::vector<OclgrindFinding>& into = by_step[m.step];
       if (std::none_of(into.begin(), into.end(), [&](const OclgrindFinding& g) { return same_place(g, f); })) add_finding(into, std::move(f), 1);
     }
@@ -204,9 +246,17 @@ OclgrindEvidence look_under_oclgrind(const LabSpec& spec, const GradeSettings& s
       continue;
     const auto sc = std::find_if(spec.cases.begin(), spec.cases.end(), [&](const CaseSpec& k) { return k.name == c.name; });
     if (sc == spec.cases.end()) continue;
-    const bool quick = work_of(sc->params) > kFullLookWork;
+    // A large case no larger than its smaller shape would be (a few work-groups of a large L) is run whole.
+    const bool quick = work_of(sc->params) > kFullLookWork && !within_smaller_shape(sc->params);
     // The spec's allowed false alarms are matched against the plugin's record of the launch.
-    e.cases[c.name] = {{c.name, sc->params, true, quick, !quick && !safety.allow.empty(), quick ? kQuickStepSeconds : safety.time_limit_s}};
+    StepLook& l = e.cases[c.name] = {{c.name, sc->params, true, quick, !quick && !safety.allow.empty(), quick ? kQuickStepSeconds : safety.time_limit_s}};
+    if (!quick) continue;
+    if (const std::optional<json> shape = smaller_shape(spec.lab, sc->params)) {
+      const auto [at, added] = e.smaller.try_emplace(shape->dump());
+      if (added) at->second.step = {"a smaller shape of \"" + c.name + "\" (" + std::to_string(shape->at("elements").get<std::size_t>()) + " elements)",
+                                    *shape, false, false, !safety.allow.empty(), safety.time_limit_s};
+      l.smaller = &at->second;
+    }
   }
   const std::filesystem::path plugin = find_work_span_plugin(s);
   if (find_oclgrind().empty()) e.not_run = oclgrind_missing();
@@ -216,12 +266,14 @@ OclgrindEvidence look_under_oclgrind(const LabSpec& spec, const GradeSettings& s
   if (!e.not_run.empty()) {
     for (StepLook& l : e.safety) l.not_looked = e.not_run;
     for (auto& [name, l] : e.cases) l.not_looked = e.not_run;
+    for (auto& [name, l] : e.smaller) l.not_looked = e.not_run;
     return e;
   }
   std::vector<StepLook*> full, quick;
   for (StepLook& l : e.safety) full.push_back(&l);
   std::vector<StepLook*> small;
   for (auto& [name, l] : e.cases) (l.step.quick ? quick : small).push_back(&l);
+  for (auto& [name, l] : e.smaller) small.push_back(&l);
   const auto by_work = [](const StepLook* a, const StepLook* b) { return work_of(a->step.params) < work_of(b->step.params); };
   std::stable_sort(small.begin(), small.end(), by_work);
   std::stable_sort(quick.begin(), quick.end(), by_work);

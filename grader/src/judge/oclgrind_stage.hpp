@@ -14,10 +14,16 @@
 // The steps. Each memory-safety run, measured by the kit's plugin (the algorithm checks, the
 // spec's allowed false alarms), with every check; each case of at most kFullLookWork elements x
 // launches, whole, with every check (races with --uniform-writes, uninitialized values): its
-// outputs as Oclgrind computed them are the witness's; each larger case in its launches' first
-// and last work-groups (Oclgrind's --quick) with Oclgrind's own checks (bounds, barriers, the
-// plugin's divisions): a race check there takes minutes. The steps with every check share one
-// child and the quick ones another: each child builds the kernel once. Each step has its own time
+// outputs as Oclgrind computed them are the witness's. A larger case is looked at twice: in its
+// first launch's first and last work-groups (Oclgrind's --quick; later launches read what the
+// groups left out never wrote) with Oclgrind's own checks (bounds, barriers, the plugin's
+// divisions), and, with every check, whole at its smaller shape: the same fields and work-group
+// size, and as many elements as the remainder of N by 2L plus 4L (the boundary group as it is,
+// and whole groups before it), where the lab accepts such a case. A case no larger than that
+// (a few work-groups of a large L) is run whole with every check. Oclgrind's race check keeps a
+// record per byte of every buffer, so a large case's own buffers would take it minutes even in
+// two work-groups. The steps with every check share one child and the quick ones another: each
+// child builds the kernel once. Each step has its own time
 // limit from the moment the step before it ended; a step that runs past it ends its child, and a
 // new child goes on with the next step. A case that timed out on the device, or was not run, is
 // not looked at.
@@ -28,6 +34,8 @@
 // each launch with its step). Otherwise nothing rests on it, and the lines say why and how to fix it.
 #include <filesystem>
 #include <map>
+#include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -67,7 +75,15 @@ struct StepLook {
   std::vector<OclgrindFinding> findings;   // less the false alarms the spec allows
   std::size_t allowed = 0;                 // those left out
   double seconds = 0;
+  const StepLook* smaller = nullptr;  // a large case: its smaller shape's look, if it has one
+
+  // What this step and its smaller shape found.
+  std::vector<OclgrindFinding> all_findings() const;
 };
+
+// The smaller shape of a large case (see above), or none where the case has no element count
+// and work-group size, is not larger, or the lab refuses it.
+std::optional<json> smaller_shape(const std::string& lab, const json& params);
 
 struct OclgrindEvidence {
   bool ran = false;         // some step was looked at: Oclgrind and the kit's plugin ran
@@ -75,6 +91,7 @@ struct OclgrindEvidence {
   std::string device;       // the device the stage's children named
   std::vector<StepLook> safety;           // the spec's memory-safety runs, in order
   std::map<std::string, StepLook> cases;  // the cases looked at (or meant to be), by name
+  std::map<std::string, StepLook> smaller;  // the large cases' smaller shapes, by their case as JSON
   double seconds = 0;
   int children = 0;
 
@@ -89,8 +106,10 @@ OclgrindEvidence look_under_oclgrind(const LabSpec& spec, const GradeSettings& s
                                      const std::string& shown_as, const LabResult& r, bool with_safety_runs);
 
 // The findings of one child's plugin log for each of its steps (by the step's number in the
-// child), merged by kind and place with their counts; `launches` gets each step's records.
+// child), merged by kind and place with their counts; `launches` gets each step's records. The
+// steps in `first_launch_only` keep only what their first launch showed.
 std::map<std::string, std::vector<OclgrindFinding>> findings_by_step(const PluginLog& log,
-                                                                     std::map<std::string, std::vector<KernelWork>>& launches);
+                                                                     std::map<std::string, std::vector<KernelWork>>& launches,
+                                                                     const std::set<std::string>& first_launch_only = {});
 
 }  // namespace grader

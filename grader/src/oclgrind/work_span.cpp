@@ -84,7 +84,7 @@ PluginLog parse_plugin_log(const std::string& log_text) {
     try {
       const json j = json::parse(line);
       if (j.contains("message")) {
-        log.messages.push_back({j.value("case", std::string()), j.at("message").get<std::string>()});
+        log.messages.push_back({j.value("case", std::string()), j.value("launch", std::size_t(0)), j.at("message").get<std::string>()});
         continue;
       }
       KernelWork k;
@@ -95,6 +95,7 @@ PluginLog parse_plugin_log(const std::string& log_text) {
       for (const json& g : j.at("groups")) k.groups.push_back(group_work(g));
       read_access(j, k);
       k.step = j.value("case", std::string());
+      k.launch = j.value("launch", std::size_t(0));
       k.measured = j.value("measured", true);
       if (j.contains("messages"))
         for (const json& m : j.at("messages")) k.messages.emplace_back(m.at("text").get<std::string>(), record_count(m.at("count")));

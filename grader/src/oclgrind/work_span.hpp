@@ -41,6 +41,7 @@ struct GroupOrder {
 struct KernelWork {
   std::string kernel;  // "" for a record of the reports made outside any launch
   std::string step;    // the child's step it ran in ($KIT_CASE), "" when none was set
+  std::size_t launch = 0;  // its number among the step's launches, from 0
   bool measured = true;  // false: the plugin's light mode (no work or span counted)
   // What Oclgrind reported during the launch: each kind of report once, with how many there were.
   std::vector<std::pair<std::string, std::size_t>> messages;
@@ -63,6 +64,7 @@ struct KernelWork {
 // The first report of each kind in a launch, as the plugin wrote it the moment Oclgrind made it.
 struct PluginMessage {
   std::string step;  // $KIT_CASE then, "" when none was set
+  std::size_t launch = 0;  // the number of the step's launch it came in
   std::string text;
 };
 
