@@ -107,8 +107,14 @@ void judge_by_evidence(const LabSpec& spec, const OclgrindEvidence& e, const std
       std::string where;
       if (!l->findings.empty())
         where = faults_in_words(l->findings) + " at this case's own shape" + (l->step.quick ? " (its first and last work-groups)" : "");
-      if (l->smaller && !l->smaller->findings.empty())
-        where += (where.empty() ? "" : ", and ") + faults_in_words(l->smaller->findings) + " at its smaller shape (" + smaller_words(*l->smaller) + ")";
+      // The smaller shape is named for the kinds of fault its own shape did not show.
+      std::vector<OclgrindFinding> more;
+      if (l->smaller)
+        for (const OclgrindFinding& f : l->smaller->findings)
+          if (std::none_of(l->findings.begin(), l->findings.end(), [&](const OclgrindFinding& g) { return fault_words(g) == fault_words(f); }))
+            more.push_back(f);
+      if (!more.empty())
+        where += (where.empty() ? "" : ", and ") + faults_in_words(more) + " at its smaller shape (" + smaller_words(*l->smaller) + ")";
       c.message = "undefined behaviour: Oclgrind found " + where +
                   ", so what the kernel computes here depends on the device and the run: no points (on the device it " + what_device_did(c) +
                   " this time)";
