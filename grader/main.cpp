@@ -24,7 +24,7 @@ int main(int argc, char** argv) {
 
     std::vector<std::unique_ptr<Command>> commands;
     for (auto add : {add_check, add_grade, add_gradescope, add_reference, add_mutants, add_slurm, add_merge, add_release_specs,
-                     add_leaderboard, add_bench, add_run_case, add_build_service})
+                     add_leaderboard, add_bench, add_doctor, add_run_case, add_build_service})
       commands.push_back(add(app));
 
     if (const int status = kit::parse_args(app, argc, argv); status >= 0) return status;

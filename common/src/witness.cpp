@@ -11,13 +11,17 @@
 
 #include "kit/device_faults.hpp"
 #include "kit/errors.hpp"
+#include "kit/evidence_hint.hpp"
+#include "kit/oclgrind_report.hpp"
 #include "kit/kernel_code.hpp"
 #include "kit/starters.hpp"
 
 namespace kit {
 namespace {
 
+// $KIT_OCLGRIND, else /usr/bin or /usr/local/bin: the grader's choice too (grader/src/oclgrind/checks.hpp).
 std::string oclgrind_path() {
+  if (const char* set = std::getenv("KIT_OCLGRIND"); set && *set) return set;
   for (const char* dir : {"/usr/bin", "/usr/local/bin"})
     if (std::filesystem::exists(std::filesystem::path(dir) / "oclgrind")) return std::string(dir) + "/oclgrind";
   return "";
@@ -60,12 +64,6 @@ std::vector<std::string> without(int argc, char** argv, const std::vector<std::p
   return kept;
 }
 
-std::string first_lines(const std::string& text, int n) {
-  std::istringstream in(text);
-  std::string out, line;
-  for (int k = 0; k < n && std::getline(in, line); ++k) out += "    " + line + "\n";
-  return out;
-}
 
 }  // namespace
 
@@ -129,17 +127,24 @@ int witness_failed_check(int argc, char** argv, const WitnessPlan& plan, const s
 
   std::string checks = witness_oclgrind_checks(plan) + " --max-wgsize 4096";
   // The kit's plugin beside the program reports an integer division by zero, which Oclgrind
-  // itself computes as 0 in silence.
+  // itself computes as 0 in silence, and its record of each launch is the proof that the run
+  // happened on Oclgrind's device: an oclgrind whose runtime library is not loaded runs the
+  // program on the ordinary platform, in silence.
   std::error_code no_exe;
   const std::filesystem::path plugin = std::filesystem::read_symlink("/proc/self/exe", no_exe).parent_path() / "libkit-work-span.so";
-  std::string plugin_env;
-  if (!no_exe && std::filesystem::exists(plugin)) checks += " --plugins " + quoted(plugin.string()), plugin_env = "KIT_DIVISIONS_ONLY=1 ";
+  if (no_exe || !std::filesystem::exists(plugin)) {
+    std::printf("No witness under Oclgrind: the kit's Oclgrind plugin %s is missing, and without it nothing would show that "
+                "Oclgrind ran the check; build the kit (make build).\n",
+                plugin.c_str());
+    return status;
+  }
+  checks += " --plugins " + quoted(plugin.string());
   char folder_template[] = "/tmp/kit-witness-XXXXXX";
   const char* made = mkdtemp(folder_template);
   if (!made) return status;
-  const std::filesystem::path folder = made, log = folder / "oclgrind.log", out = folder / "output.txt";
-  std::string command = "KIT_WITNESS_RUN=1 " + plugin_env + "timeout 300 " + quoted(oclgrind) + " " + checks + " --log " + quoted(log.string()) + " " +
-                        quoted(argv[0]);
+  const std::filesystem::path folder = made, log = folder / "oclgrind.log", out = folder / "output.txt", record = folder / "plugin.jsonl";
+  std::string command = "KIT_WITNESS_RUN=1 KIT_DIVISIONS_ONLY=1 KIT_WORK_SPAN_LOG=" + quoted(record.string()) + " timeout 300 " +
+                        quoted(oclgrind) + " " + checks + " --log " + quoted(log.string()) + " " + quoted(argv[0]);
   std::string shown = "oclgrind " + witness_oclgrind_checks(plan) + " " + quoted(argv[0]);
   std::string blind;  // what Oclgrind cannot see in this lab, said after every outcome
   bool clears = true;  // whether a right result with no finding under Oclgrind clears the kernel
@@ -157,10 +162,21 @@ int witness_failed_check(int argc, char** argv, const WitnessPlan& plan, const s
   const int code = raw != -1 && WIFEXITED(raw) ? WEXITSTATUS(raw) : -1;
   const std::string findings = std::filesystem::exists(log) ? slurp(log) : "";
   const std::string output = std::filesystem::exists(out) ? slurp(out) : "";
+  const bool recorded = std::filesystem::exists(record) && slurp(record).find("\"kernel\"") != std::string::npos;
   std::error_code ignored;
   std::filesystem::remove_all(folder, ignored);
-
-  const bool clean = findings.find_first_not_of(" \n\t") == std::string::npos;
+  if (!recorded && code != 124) {  // fail closed: no verdict from a run that did not happen on Oclgrind
+    const std::size_t preload = output.find("cannot be preloaded");
+    std::printf("  no witness: nothing shows that Oclgrind ran the check (the kit's plugin recorded no launch%s); run "
+                "grader doctor, which says what to fix\n",
+                preload == std::string::npos ? "" : ": Oclgrind's runtime library was not loaded");
+    return status;
+  }
+  std::string source;
+  if (std::filesystem::exists(kernel_file)) source = slurp(kernel_file);
+  const std::string shown_as = std::filesystem::path(kernel_file).filename().string();
+  const std::vector<OclgrindFinding> found = parse_oclgrind(findings);
+  const bool clean = found.empty();
   if (code == 124) {
     std::printf("  it ran past 300 s under Oclgrind, so it shows nothing; to run it yourself:\n  %s\n", shown.c_str());
     say_blind();
@@ -173,13 +189,12 @@ int witness_failed_check(int argc, char** argv, const WitnessPlan& plan, const s
     if (std::regex_search(output, m, check_line)) failed = m[1].str();
     if (code != 0) std::printf("  under Oclgrind too, the check fails%s\n", failed.empty() ? "" : (": " + failed).c_str());
     else std::printf("  under Oclgrind the result is right, but Oclgrind found a fault in the kernel:\n");
-    if (!clean) std::printf("  Oclgrind found:\n%s", first_lines(findings, 8).c_str());
+    // The words `grader check` gives the same finding (kit/evidence_hint.hpp): the fault, its line, what it shows.
+    if (!clean) std::printf("  hint: %s\n", hint_with_evidence("", found, "the same check", source, shown_as).c_str());
     std::printf("  so the kernel is at fault, not the device. To run it yourself:\n  %s\n", shown.c_str());
     say_blind();
     return status;
   }
-  std::string source;
-  if (std::filesystem::exists(kernel_file)) source = slurp(kernel_file);
   const std::string rewrite = known_device_fault_rewrite(source, device);
   if (!capped.empty()) {
     // The witness ran a smaller check: the device runs that one too, and only where it gets it

@@ -301,11 +301,11 @@ TEST_CASE("an integer division by zero, which Oclgrind computes as 0 in silence,
   CHECK(block.find("integer division by zero") != std::string::npos);  // the evidence run names it
 }
 
-TEST_CASE("a failing case that Oclgrind's own checks compute wrong too gets no run with every check, and stays wrong") {
-  // The race and uninitialized-value tracking observe a run under Oclgrind, they do not change what
-  // it computes: a case wrong there with Oclgrind's own checks only is wrong with every check too.
-  // A stand-in for Oclgrind writes down each run's checks and cases. Without --races `grader check`
-  // runs Oclgrind only for the witness.
+TEST_CASE("a failing case the stage under Oclgrind ran whole is witnessed by that run alone, and stays wrong where Oclgrind computes it wrong too") {
+  // The stage runs every case's shape in as few children as it can (one with every check, one for
+  // the large cases' first and last work-groups), and the witness reads that run's outputs for the
+  // cases it ran whole: none of them is run under Oclgrind again. A stand-in for Oclgrind writes
+  // down each run's checks and cases.
   test::TempDir dir;
   const std::filesystem::path runs = dir / "runs", fake = oclgrind_stand_in(dir, runs);
   // Every work-group's sum one too large: wrong on the device and under Oclgrind alike.
@@ -318,30 +318,27 @@ TEST_CASE("a failing case that Oclgrind's own checks compute wrong too gets no r
   CHECK(check_block(run.output, "one work-group of 8").find("  FAIL one work-group of 8") == 0);
   const std::string logged = test::read(runs);
   CAPTURE(logged);
-  // The failing cases ran with Oclgrind's own checks, all in one child, and those it computed
-  // wrong not again, alone or with every check. (`grader check` also runs the smallest failing
-  // case of each kernel function with every check, for the evidence its report shows: N = 1 here.)
-  const std::size_t together = logged.find("own-together [");
+  const std::size_t together = logged.find("every-together [");
   REQUIRE(together != std::string::npos);
-  const std::string batch = logged.substr(together, logged.find('\n', together) - together);
-  CHECK(batch.find("{\"data\":\"int\",\"elements\":65536") != std::string::npos);
-  CHECK(batch.find("{\"data\":\"real\",\"elements\":65536") != std::string::npos);
-  CHECK(batch.find("{\"data\":\"int\",\"elements\":8,") != std::string::npos);
-  CHECK(batch.find("{\"data\":\"int\",\"elements\":1998,") != std::string::npos);
-  CHECK(logged.find("own-together", together + 1) == std::string::npos);
-  for (const char* alone : {"own {\"data\":\"int\",\"elements\":65536", "own {\"data\":\"int\",\"elements\":8,", "own {\"data\":\"int\",\"elements\":1998,"})
+  const std::string stage = logged.substr(together, logged.find('\n', together) - together);
+  CHECK(stage.find("\"elements\":8,") != std::string::npos);
+  CHECK(stage.find("\"elements\":1998,") != std::string::npos);
+  CHECK(stage.find("\"elements\":128,") != std::string::npos);  // the 65,536-element cases' smaller shape at L = 32
+  CHECK(logged.find("every-together", together + 1) == std::string::npos);  // one child with every check
+  CHECK(logged.find("own-together [") != std::string::npos);                // and one for the large cases' own shapes
+  // The cases the stage ran whole are not run again, alone or with every check.
+  for (const char* alone : {"own {\"data\":\"int\",\"elements\":8,", "own {\"data\":\"int\",\"elements\":1998,",
+                            "every {\"data\":\"int\",\"elements\":8,", "every {\"data\":\"int\",\"elements\":1998,"})
     CHECK_MESSAGE(logged.find(alone) == std::string::npos, alone);
+  // A large case is witnessed apart, Oclgrind's own checks first: computed wrong there, it gets no run with every check.
   CHECK(logged.find("every {\"data\":\"int\",\"elements\":65536") == std::string::npos);
-  CHECK(logged.find("every {\"data\":\"real\",\"elements\":65536") == std::string::npos);
-  CHECK(logged.find("every {\"data\":\"int\",\"elements\":8,") == std::string::npos);
-  CHECK(logged.find("every {\"data\":\"int\",\"elements\":64,") == std::string::npos);
-  CHECK(logged.find("every {\"data\":\"int\",\"elements\":1998,") == std::string::npos);
 }
 
-TEST_CASE("once Oclgrind finds a fault of the kernel's own on a smaller case, the function's later cases get no witness, and say why") {
+TEST_CASE("a race every case's shape shows: each case is undefined behaviour, and no witness runs for any of them") {
   // Every work-item stores the group's sum (a write-write race of one value, which Oclgrind sees
   // with --uniform-writes; the result is right), and on PoCL alone the sum is one too large for
   // groups of 8 and of 2: two visible cases the device gets wrong and Oclgrind's own checks right.
+  // The race at each case's own shape makes both wrong, and the witness has nothing to clear.
   test::TempDir dir;
   const std::filesystem::path runs = dir / "runs", fake = oclgrind_stand_in(dir, runs);
   std::string source = test::replace_once(lab03_solution(), "    if (tnum == 0)\n        dC[wgNum] = prods[0];",
@@ -355,14 +352,15 @@ TEST_CASE("once Oclgrind finds a fault of the kernel's own on a smaller case, th
   CAPTURE(run.output);
   CHECK(run.exit_code == 1);
   CHECK(run.output.find("DEVICE") == std::string::npos);
-  const std::string smaller = check_block(run.output, "one work-group of 8"), larger = check_block(run.output, "L = 2, 999 groups");
-  CHECK(smaller.find("  FAIL one work-group of 8") == 0);
-  CHECK(larger.find("  FAIL L = 2, 999 groups") == 0);
-  CHECK(larger.find("no witness: on its smaller case \"one work-group of 8\" Oclgrind found") != std::string::npos);
-  CHECK(larger.find("data race") != std::string::npos);
+  for (const char* name : {"one work-group of 8", "L = 2, 999 groups"}) {
+    const std::string block = check_block(run.output, name);
+    CAPTURE(block);
+    CHECK(block.find(std::string("  FAIL ") + name) == 0);
+    CHECK(block.find("undefined behaviour: Oclgrind found a write-write data race in global memory at this case's own shape") != std::string::npos);
+    CHECK(block.find("(on the device it computed a wrong result: ") != std::string::npos);
+  }
   const std::string logged = test::read(runs);
   CAPTURE(logged);
-  CHECK(logged.find("every {\"data\":\"int\",\"elements\":8,") != std::string::npos);  // the smaller case, with every check
-  CHECK(logged.find("every {\"data\":\"int\",\"elements\":1998,") == std::string::npos);  // the larger: not again
-  MESSAGE(larger);
+  CHECK(logged.find("every-together [") != std::string::npos);
+  CHECK(logged.find("every {") == std::string::npos);  // no witness run, for the small cases or the large
 }

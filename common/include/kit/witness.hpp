@@ -43,8 +43,11 @@ std::string witness_oclgrind_checks(const WitnessPlan& plan);
 // choice, one timed run, the plan's sizes capped: `values` holds this run's value of each, in the
 // plan's order), prints what it showed and what Oclgrind cannot see, and returns the exit status to
 // leave with: 0 only when the witness ran this very check (no cap applied) and Oclgrind computed
-// it right with no finding; else `status`. Prints nothing and returns `status` where Oclgrind is
-// not installed, or when this run is the witness (or already under Oclgrind).
+// it right with no finding; else `status`. A finding is told in the words `grader check` uses
+// (kit/evidence_hint.hpp). Fails closed: no verdict unless the kit's plugin recorded the run (an
+// oclgrind whose runtime library is not loaded runs the program on the ordinary platform). Prints
+// nothing and returns `status` where Oclgrind is not installed ($KIT_OCLGRIND, else /usr/bin or
+// /usr/local/bin), or when this run is the witness (or already under Oclgrind).
 int witness_failed_check(int argc, char** argv, const WitnessPlan& plan, const std::vector<std::size_t>& values,
                          const std::string& kernel_file, const std::string& device, int status);
 

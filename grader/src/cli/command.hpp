@@ -41,6 +41,7 @@ std::unique_ptr<Command> add_merge(CLI::App& app);
 std::unique_ptr<Command> add_release_specs(CLI::App& app);
 std::unique_ptr<Command> add_leaderboard(CLI::App& app);
 std::unique_ptr<Command> add_bench(CLI::App& app);
+std::unique_ptr<Command> add_doctor(CLI::App& app);
 std::unique_ptr<Command> add_run_case(CLI::App& app);
 std::unique_ptr<Command> add_build_service(CLI::App& app);
 
@@ -88,6 +89,9 @@ struct OclgrindFlags {
   OclgrindChecks checks() const;
   GradingOptions options(int pocl_threads, std::vector<kit::DeviceOptions> devices) const;
   std::vector<std::string> as_args() const;  // the same flags for another `grader` run (a Slurm task's)
+  // Unless --no-oclgrind: throws kit::Error saying why and how to fix it where Oclgrind does not
+  // run a kernel here with the kit's plugin (tools/doctor.hpp), before anything is graded.
+  void require_working() const;
 };
 
 // --run-as USER of the subcommands that grade: who their children run as when the grader runs as

@@ -5,6 +5,7 @@
 #include <thread>
 
 #include "cli/command.hpp"
+#include "tools/doctor.hpp"
 #include "isolation/child_user.hpp"
 #include "isolation/devices.hpp"
 #include "kit/errors.hpp"
@@ -77,9 +78,10 @@ std::vector<std::string> DeviceFlags::as_args() const {
 
 void OclgrindFlags::add_to(CLI::App* app) {
   app->add_flag("--no-oclgrind", no_oclgrind,
-                "Leave out every check that runs under Oclgrind (memory safety and algorithm): they do not depend on "
-                "the device, so a machine without Oclgrind (a GPU node) can grade the rest");
-  app->add_flag("--no-races", no_races, "Skip the memory-safety checks under Oclgrind (the algorithm checks still run)");
+                "Leave out everything that runs under Oclgrind: the look at every case's shape, the memory-safety and the algorithm "
+                "lines (every case is then judged on the device alone), for a machine without Oclgrind (a GPU node)");
+  app->add_flag("--no-races", no_races,
+                "Leave out the memory-safety lines (every case is still run under Oclgrind at its own shape, and the algorithm lines still run)");
   app->add_option("--device-disagrees-share", device_disagrees_share,
                   "Share (0 to 1) of its points that a case earns when the device got it wrong and Oclgrind computed it right "
                   "with no finding (status device-disagrees; default: the spec's device_disagrees_share, 1)")
@@ -98,6 +100,13 @@ GradingOptions OclgrindFlags::options(int pocl_threads, std::vector<kit::DeviceO
   o.devices = std::move(devices);
   o.device_disagrees_share = device_disagrees_share;
   return o;
+}
+
+void OclgrindFlags::require_working() const {
+  if (no_oclgrind) return;
+  if (const std::string problem = oclgrind_problem(self_exe()); !problem.empty())
+    throw kit::Error("Oclgrind does not work here, and every case is looked at under it: " + problem +
+                     ". Run grader doctor to see what else it finds, or grade with --no-oclgrind (every case is then judged on the device alone)");
 }
 
 std::vector<std::string> OclgrindFlags::as_args() const {

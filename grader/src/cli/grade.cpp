@@ -35,6 +35,7 @@ class Grade : public Command {
 
   int run(const Globals& g) override {
     run_as_.apply();  // before anything runs: an unknown user is refused at once
+    oclgrind_.require_working();
     BatchOptions o = batch_options(g, submissions_, out_, labs_);
     o.grading = oclgrind_.options(g.pocl_threads, devices_.checked());
     o.jobs = jobs_;

@@ -27,6 +27,9 @@ class Gradescope : public Command {
 
   int run(const Globals& g) override {
     run_as_.apply();  // before anything runs: an unknown user is refused at once
+    // Fail closed: every case is looked at under Oclgrind; an autograder image where it does not
+    // run fails loudly (the instructor's test submission shows it) instead of grading without it.
+    OclgrindFlags{}.require_working();
     const auto specs = load_specs(g.specs_dir, split_labs(labs_));
     const Scratch scratch("gradescope");
     GradingOptions grading;

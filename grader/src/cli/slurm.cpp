@@ -39,6 +39,7 @@ class Slurm : public Command {
 
   int run(const Globals& g) override {
     run_as_.apply();  // before anything runs: an unknown user is refused at once
+    oclgrind_.require_working();
     o_.batch.submissions = submissions_;
     o_.batch.out = out_;
     o_.batch.references = g.reference_dir;  // what the tasks grade with: part of each result's graded_hash

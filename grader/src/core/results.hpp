@@ -29,9 +29,9 @@ enum class CaseStatus {
   NotRun,
   Error,  // "error": the grader failed (e.g. Oclgrind missing or failing); no points now, graded again on the next run
   Late,   // "late": the late penalty (kind Late): costs a share of the points earned (negative points)
-  // "not-checked": a check whose checker failed on its own (Oclgrind crashed after the kernel's run
-  // had finished) and that found nothing of its kind: no verdict, and the student keeps the
-  // check's points (the message says so); a finding written before the crash still counts (unsafe).
+  // "not-checked": a check whose checker failed on its own after the kernel's run, which found
+  // nothing of its kind; the student kept its points. Written by earlier graders (a journal may
+  // hold it); this grader judges such a check on what the kit's plugin recorded of the run.
   NotChecked,
   // "scaled": a check or the speed case that passed, whose points the spec's points policy scaled
   // by the case points the kernel earned (judge/points_policy.cpp): below its max points (0 for a

@@ -45,12 +45,35 @@ json guarded(StepStatus failed, Step&& step) {
   }
 }
 
+// Why the device cannot build even a one-line kernel ("" when it can): then a build error is the
+// device's, not the student's.
+std::string cannot_build_anything(const kit::Runtime& rt) {
+  cl::Program program(rt.context, "kernel void kit_can_build(global int* x) { x[get_global_id(0)] = 1; }\n");
+  try {
+    program.build("-cl-std=CL1.2");
+    return "";
+  } catch (const cl::Error&) {
+    std::string log;
+    try {
+      log = program.getBuildInfo<CL_PROGRAM_BUILD_LOG>(rt.device);
+    } catch (const cl::Error&) {
+    }
+    return log.empty() ? "no build log" : log;
+  }
+}
+
 json build(const LabDriver& driver, const kit::Runtime& rt, const ChildTask& t) {
-  return guarded(StepStatus::Rejected, [&] {
+  json built = guarded(StepStatus::Rejected, [&] {
     const cl::Program program = kit::build_program(rt.context, rt.device, t.kernel, "", t.shown_as);
     for (const kit::KernelSignature& k : driver.kernels()) kit::make_kernel(program, k, t.shown_as);
     return json{{"status", StepStatus::Built}, {"device", rt.summary()}};
   });
+  if (step_status(built) == StepStatus::BuildError)
+    if (const std::string why = cannot_build_anything(rt); !why.empty())
+      return {{"status", StepStatus::Error},
+              {"message", rt.summary() + " cannot build even a one-line kernel, so the build error is the device's (" + why +
+                              "); run grader doctor, which says what to fix"}};
+  return built;
 }
 
 // Why this device cannot run the case at all (empty: it can): a work-group larger than the device

@@ -18,36 +18,6 @@
 
 namespace grader {
 
-const OclgrindFinding* first_finding(const std::vector<OclgrindFinding>& findings) {
-  for (const char* kind : {"invalid-access", "data-race", "barrier-divergence", "other", "uninitialized"})
-    for (const OclgrindFinding& f : findings)
-      if (f.kind == kind) return &f;
-  return nullptr;
-}
-
-std::string evidence_sentence(const OclgrindFinding& f, const std::string& where, const std::string& source,
-                              const std::string& shown_as) {
-  std::string text = "Oclgrind, on " + where + ": " + describe(f, source, shown_as) + ".";
-  static const std::regex group(R"(Group\((\d+,\d+,\d+)\))"), atomic(R"(\b(atomic|atom)_\w+\s*\()");
-  std::smatch a, b;
-  const bool across_groups = f.kind == "data-race" && f.sites.size() >= 2 && std::regex_search(f.sites[0].work_item, a, group) &&
-                             std::regex_search(f.sites[1].work_item, b, group) && a[1] != b[1];
-  if (!across_groups) return text;
-  const bool any_atomic = std::any_of(f.sites.begin(), f.sites.end(), [&](const OclgrindSite& s) {
-    return std::regex_search(source_line(source, s.line), atomic);
-  });
-  if (!any_atomic)
-    text += " The update at " + shown_as + ":" + std::to_string(f.sites[0].line) +
-            " is not atomic: work-groups that run at the same time each read the old value and write their own, and no "
-            "barrier orders work-groups; make it one atomic update";
-  else
-    text += " One of these lines is an atomic update and the other a plain access of the same element: every access "
-            "that another work-group's update can come between must be part of the atomic update (or retried when a "
-            "compare-and-swap finds the value changed)";
-  return text + (text.back() == '.' ? "" : ".");
-}
-
-
 // A case's size for Oclgrind, which runs every work-item in turn and records every access:
 // its elements (or pixels) times its launches.
 double work_of(const json& params) {

@@ -13,16 +13,6 @@
 
 namespace grader {
 
-// The finding a hint names: the first invalid access, else race, barrier divergence, other, and
-// only then an uninitialized value (often a consequence of the others); nullptr when none.
-const OclgrindFinding* first_finding(const std::vector<OclgrindFinding>& findings);
-
-// The sentence added to a hint for `f`, found by Oclgrind on `where` ("this case", or the safety
-// case that stood in for it): "Oclgrind, on this case: <describe(f)>." and, for a race between
-// work-groups on a line that calls no atomic function, what that shows: the update is not atomic.
-std::string evidence_sentence(const OclgrindFinding& f, const std::string& where, const std::string& source,
-                              const std::string& shown_as);
-
 // A case's size for Oclgrind, which runs every work-item in turn and records every access: its
 // elements (or pixels) times its launches.
 double work_of(const json& params);

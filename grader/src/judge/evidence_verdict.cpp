@@ -49,25 +49,27 @@ std::string plural(std::size_t n, const std::string& one, const std::string& man
 
 // Which shapes a memory-safety line of `kind` rests on, in words.
 std::string shapes_words(const OclgrindEvidence& e, const std::string& kind) {
-  const std::size_t full = e.looked_cases(false), quick = e.looked_cases(true);
-  std::size_t missed = 0;
+  std::size_t whole = 0, large = 0, with_smaller = 0, missed = 0;
   std::string why_missed;
-  for (const auto& [name, l] : e.cases)
+  for (const auto& [name, l] : e.cases) {
     if (!l.looked && l.findings.empty()) {
       ++missed;
       if (why_missed.empty()) why_missed = "\"" + name + "\": " + l.not_looked;
+      continue;
     }
+    if (!l.step.quick) ++whole;
+    else ++large, with_smaller += l.smaller && l.smaller->looked;
+  }
   std::string text = e.safety.size() == 1 ? "the memory-safety case" : "the " + std::to_string(e.safety.size()) + " memory-safety runs";
-  std::size_t smaller = 0;
-  for (const auto& [name, l] : e.smaller) smaller += l.looked;
   const bool every_check_only = kind == "data-race" || kind == "uninitialized";
+  if (whole) text += ", " + plural(whole, "case", "cases") + " whole";
   if (every_check_only) {
-    if (full) text += " and " + plural(full, "case", "cases") + " of up to " + std::to_string(int(kFullLookWork)) + " elements, each at its own shape";
-    if (smaller) text += ", and " + plural(smaller, "smaller shape", "smaller shapes") + " of the larger cases (the same work-group size and last group)";
-    if (quick) text += " (the " + plural(quick, "larger case was", "larger cases were") + " run themselves for bounds and barriers only, in their first and last work-groups)";
-  } else if (full + quick) {
-    text += " and " + plural(full + quick, "case", "cases") + ", each at its own shape" +
-            (quick ? " (" + std::to_string(quick) + " large, in their first and last work-groups)" : "");
+    if (with_smaller) text += ", " + plural(with_smaller, "larger case", "larger cases") + " at a smaller shape with the same work-group size";
+    if (large > with_smaller)
+      text += " (" + plural(large - with_smaller, "larger case was", "larger cases were") + " looked at for bounds and barriers only)";
+  } else if (large) {
+    text += ", " + plural(large, "larger case", "larger cases") + (large == 1 ? " in its" : " in their") + " first and last work-groups" +
+            (with_smaller ? " and at a smaller shape with the same work-group size" : "");
   }
   if (missed) text += "; " + plural(missed, "case was", "cases were") + " not looked at (" + why_missed + (missed > 1 ? ", ..." : "") + ")";
   return text;
@@ -193,7 +195,7 @@ std::vector<CaseResult> oclgrind_lines(const LabSpec& spec, bool with_safety, bo
   }
   for (CaseResult& c : results) {
     if (c.kind != CaseKind::Safety) continue;
-    judge_safety(c, safety, findings, allowed, "", source, shown_as);
+    judge_safety(c, safety, findings, allowed, source, shown_as);
     const std::string kind = std::find_if(safety.checks.begin(), safety.checks.end(), [&](const auto& k) { return safety_name(k.first) == c.name; })->first;
     if (c.status == CaseStatus::Passed)
       c.message = "Oclgrind found nothing of this kind at " + shapes_words(e, kind) + (c.message.empty() ? "" : "; " + c.message);

@@ -233,9 +233,10 @@ void witness_failed_cases(const LabSpec& spec, const LabReference& reference, co
     for (auto& [line, c] : cases) {
       const std::string device_gave = line->message;
       const StepLook* look = e.of_case(c->name);
-      if (look && !look->findings.empty()) {  // undefined behaviour at its own shape (evidence_verdict.hpp): its message says so
+      if (const std::vector<OclgrindFinding> faults = look ? look->all_findings() : std::vector<OclgrindFinding>{}; !faults.empty()) {
+        // Undefined behaviour at its shapes (evidence_verdict.hpp): its message says so.
         if (stop.empty())
-          stop = "no witness: on its smaller case \"" + c->name + "\" Oclgrind found " + describe(*first_finding(look->findings), source, shown_as) +
+          stop = "no witness: on its smaller case \"" + c->name + "\" Oclgrind found " + describe(*first_finding(faults), source, shown_as) +
                  ", a fault of the kernel's own";
         continue;
       }

@@ -11,7 +11,7 @@
 namespace grader {
 
 void judge_safety(CaseResult& c, const SafetySpec& safety, const std::vector<OclgrindFinding>& findings, std::size_t allowed,
-                  const std::string& checker_failed, const std::string& source, const std::string& shown_as) {
+                  const std::string& source, const std::string& shown_as) {
   c.message.clear();
   const std::string kind = std::find_if(safety.checks.begin(), safety.checks.end(), [&](const auto& k) {
                              return safety_name(k.first) == c.name;
@@ -19,13 +19,6 @@ void judge_safety(CaseResult& c, const SafetySpec& safety, const std::vector<Ocl
   std::vector<std::string> lines;
   for (const OclgrindFinding& f : findings)
     if (f.kind == kind || (kind == "invalid-access" && f.kind == "other")) lines.push_back(describe(f, source, shown_as));
-  if (lines.empty() && !checker_failed.empty()) {
-    c.status = CaseStatus::NotChecked;
-    c.points = c.max_points;
-    c.message = "not checked (the checker failed: Oclgrind " + checker_failed +
-                "): it found nothing of this kind before it failed, and a failure of the checker costs no points";
-    return;
-  }
   if (lines.empty()) {
     c.status = CaseStatus::Passed;
     c.points = c.max_points;
@@ -46,7 +39,10 @@ void judge_safety(CaseResult& c, const SafetySpec& safety, const std::vector<Ocl
     return f.kind == "data-race" && f.sites.size() >= 2 && std::regex_search(f.sites[0].work_item, a, group) &&
            std::regex_search(f.sites[1].work_item, b, group) && a[1] != b[1];
   });
-  if (kind == "data-race" && across_groups)
+  if (kind == "data-race" && across_groups && only_write_write)
+    c.hint = "work-items of different work-groups store to the same element: each work-item must write an element of its own "
+             "(an index built from get_local_id repeats in every work-group; get_global_id numbers the whole launch)";
+  else if (kind == "data-race" && across_groups)
     c.hint = "work-items of different work-groups update the same element, and no barrier orders work-groups: make the "
              "update atomic (atomic_add for an int; for a float, atomic_cmpxchg in a loop that retries until the swap succeeds)";
   else if (kind == "data-race")

@@ -27,9 +27,8 @@ std::filesystem::path find_work_span_plugin(const GradeSettings& s);
 
 // One memory-safety check's line `c` (named by safety_name) judged from `findings` (less the
 // false alarms the spec allows, `allowed` of them): unsafe with the first five findings of its
-// kind and a hint; else passed, or, when Oclgrind failed on its own after the kernel's run had
-// finished (`checker_failed`: how; "" when it ended cleanly), not-checked with its points kept.
+// kind and a hint; else passed.
 void judge_safety(CaseResult& c, const SafetySpec& safety, const std::vector<OclgrindFinding>& findings, std::size_t allowed,
-                  const std::string& checker_failed, const std::string& source, const std::string& shown_as);
+                  const std::string& source, const std::string& shown_as);
 
 }  // namespace grader

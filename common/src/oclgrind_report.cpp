@@ -1,4 +1,4 @@
-#include "oclgrind/oclgrind.hpp"
+#include "kit/oclgrind_report.hpp"
 
 #include <map>
 #include <regex>
@@ -7,7 +7,7 @@
 
 #include "kit/program.hpp"
 
-namespace grader {
+namespace kit {
 namespace {
 
 std::string kind_of(const std::string& title) {
@@ -106,7 +106,7 @@ void add_finding(std::vector<OclgrindFinding>& into, OclgrindFinding f, int coun
 }
 
 std::string source_line(const std::string& source, int line) {
-  std::istringstream in(kit::editor_text(source));  // lines as the compiler counted them
+  std::istringstream in(editor_text(source));  // lines as the compiler counted them
   std::string text;
   for (int n = 1; std::getline(in, text); ++n)
     if (n == line) {
@@ -161,4 +161,4 @@ std::string describe(const OclgrindFinding& f, const std::string& source, const 
   return text;
 }
 
-}  // namespace grader
+}  // namespace kit

@@ -1,14 +1,70 @@
-#include "judge/evidence_hint.hpp"
+#include "kit/evidence_hint.hpp"
 
 #include <algorithm>
 #include <cctype>
 #include <optional>
 #include <regex>
 
-#include "judge/evidence.hpp"
 #include "kit/kernel_code.hpp"
 
-namespace grader {
+namespace kit {
+
+namespace {
+
+// Whether the store at `line` indexes its array with get_local_id, or with a name assigned from it.
+bool indexed_by_local_id(const std::string& source, int line) {
+  static const std::regex store(R"(\[([^\]]+)\]\s*=[^=])"), word(R"([A-Za-z_]\w*)");
+  const std::string text = source_line(source, line);
+  std::smatch m;
+  if (!std::regex_search(text, m, store)) return false;
+  const std::string index = m[1].str();
+  if (index.find("get_local_id") != std::string::npos) return true;
+  const std::string code = code_without_comments(source);
+  for (auto it = std::sregex_iterator(index.begin(), index.end(), word); it != std::sregex_iterator(); ++it)
+    if (std::regex_search(code, std::regex("\\b" + it->str() + R"(\s*=\s*(\(\s*\w+\s*\)\s*)?get_local_id)"))) return true;
+  return false;
+}
+
+}  // namespace
+
+const OclgrindFinding* first_finding(const std::vector<OclgrindFinding>& findings) {
+  for (const char* kind : {"invalid-access", "data-race", "barrier-divergence", "other", "uninitialized"})
+    for (const OclgrindFinding& f : findings)
+      if (f.kind == kind) return &f;
+  return nullptr;
+}
+
+std::string evidence_sentence(const OclgrindFinding& f, const std::string& where, const std::string& source,
+                              const std::string& shown_as) {
+  std::string text = "Oclgrind, on " + where + ": " + describe(f, source, shown_as) + ".";
+  static const std::regex group(R"(Group\((\d+,\d+,\d+)\))"), atomic(R"(\b(atomic|atom)_\w+\s*\()");
+  std::smatch a, b;
+  const bool across_groups = f.kind == "data-race" && f.sites.size() >= 2 && std::regex_search(f.sites[0].work_item, a, group) &&
+                             std::regex_search(f.sites[1].work_item, b, group) && a[1] != b[1];
+  if (!across_groups) return text;
+  const bool any_atomic = std::any_of(f.sites.begin(), f.sites.end(), [&](const OclgrindSite& s) {
+    return std::regex_search(source_line(source, s.line), atomic);
+  });
+  const bool write_write = f.title.find("rite-write") != std::string::npos;
+  if (!any_atomic && write_write)
+    // Plain stores of many work-groups to one element: the index, not the atomicity, is at fault.
+    text += " Work-items of different work-groups store to the same element at " + shown_as + ":" + std::to_string(f.sites[0].line) +
+            ": each work-item must write an element of its own" +
+            (indexed_by_local_id(source, f.sites[0].line)
+                 ? std::string(", and an index built from get_local_id repeats in every work-group (get_global_id numbers the work-items of "
+                               "the whole launch)")
+                 : std::string());
+  else if (!any_atomic)
+    text += " The update at " + shown_as + ":" + std::to_string(f.sites[0].line) +
+            " is not atomic: work-groups that run at the same time each read the old value and write their own, and no "
+            "barrier orders work-groups; make it one atomic update";
+  else
+    text += " One of these lines is an atomic update and the other a plain access of the same element: every access "
+            "that another work-group's update can come between must be part of the atomic update (or retried when a "
+            "compare-and-swap finds the value changed)";
+  return text + (text.back() == '.' ? "" : ".");
+}
+
 
 std::vector<const OclgrindFinding*> findings_to_name(const std::vector<OclgrindFinding>& findings) {
   std::vector<const OclgrindFinding*> named;
@@ -22,7 +78,7 @@ std::vector<const OclgrindFinding*> findings_to_name(const std::vector<OclgrindF
   return named;
 }
 
-bool decides_result(const OclgrindFinding& f) { return f.kind == "invalid-access" || f.kind == "data-race"; }
+bool decides_result(const OclgrindFinding& f) { return f.kind != "uninitialized"; }
 
 namespace {
 
@@ -135,7 +191,7 @@ std::optional<Tail> guarding_if(const std::string& code, std::size_t offset) {
 std::string unbarriered_tail(const OclgrindFinding& race, const std::string& source, const std::string& shown_as) {
   if (race.kind != "data-race" || race.sites.size() < 2 || across_groups(race) || race.sites[0].line <= 0 || race.sites[1].line <= 0)
     return "";
-  const std::string code = kit::code_without_comments(source);
+  const std::string code = code_without_comments(source);
   const int first = std::min(race.sites[0].line, race.sites[1].line), last = std::max(race.sites[0].line, race.sites[1].line);
   const std::size_t last_end = line_end(code, last);
   std::optional<Tail> tail;
@@ -186,7 +242,7 @@ std::string unbarriered_tail(const OclgrindFinding& race, const std::string& sou
 std::string result_stored_past_end(const OclgrindFinding& write, const std::string& source, const std::string& shown_as) {
   if (write.kind != "invalid-access" || write.sites.empty() || write.sites[0].line <= 0) return "";
   if (write.title.find("write") == std::string::npos || write.title.find("global") == std::string::npos) return "";
-  const std::string code = kit::code_without_comments(source);
+  const std::string code = code_without_comments(source);
   const int line = write.sites[0].line;
   const std::string text = code.substr(line_start(code, line), line_end(code, line) - line_start(code, line));
   static const std::regex store(R"(\b([A-Za-z_]\w*)\s*\[([^\]]+)\]\s*=[^=])");
@@ -216,6 +272,7 @@ bool agrees(const std::string& lab_hint, const std::vector<const OclgrindFinding
   for (const OclgrindFinding* f : named) {
     if (f->kind == "data-race" && across_groups(*f) && lab_hint.find("atomic") != std::string::npos) return true;
     if (f->kind == "data-race" && !across_groups(*f) && lab_hint.find("barrier") != std::string::npos) return true;
+    if (f->kind == "barrier-divergence" && lab_hint.find("barrier") != std::string::npos) return true;
     if (f->kind == "invalid-access")
       for (const char* words : {"past", "bounds", "index"})  // an element read or written past an array's end, an index
         if (lab_hint.find(words) != std::string::npos) return true;
@@ -258,9 +315,8 @@ std::string hint_with_evidence(const std::string& lab_hint, const std::vector<Oc
       guess[0] = char(std::toupper(static_cast<unsigned char>(guess[0])));
     text += " " + with_stop(guess);
   } else if (!guess.empty() && !explained)
-    text += " A race or an access out of bounds leaves the result undefined, so no other cause is read from it: fix this "
-            "first, then check again.";
+    text += " Such a fault leaves the result undefined, so no other cause is read from it: fix this first, then check again.";
   return warnings.empty() ? text : text + " " + warnings;
 }
 
-}  // namespace grader
+}  // namespace kit
