@@ -6,6 +6,7 @@
 #include "judge/grade.hpp"
 #include "judge/points_policy.hpp"
 #include "kit/paths.hpp"
+#include "evidence_kernels.hpp"
 #include "support.hpp"
 
 namespace {
@@ -148,4 +149,36 @@ TEST_CASE("points policy: a lab 03 kernel right only where a group is alone stay
   const double points = std::stod(gradebook.substr(line + 5));
   CHECK(points > 0);
   CHECK(points < 18 / 2.0);  // below half of the lab's 18 points
+}
+
+TEST_CASE("algorithm: a split of the data the lab allows is judged in the work-groups with the most work, not in a short or empty one") {
+  // Two launches of kernel "k", four groups each: in the first, group 2 holds the last short run
+  // (its work-item 0 did most of its adds) and group 3 none; in the second, every group is lopsided.
+  grader::AlgorithmSpec spec = tree_spec();
+  spec.checks[0].ops = "adds";
+  grader::KernelWork allowed;
+  allowed.kernel = "k", allowed.global = {64, 1, 1}, allowed.local = {16, 1, 1};
+  allowed.groups = {{{0, 0, 0}, 16, 47, 5, 5, 0, 5}, {{1, 0, 0}, 16, 47, 5, 5, 3, 5}, {{2, 0, 0}, 16, 18, 5, 5, 0, 14}, {{3, 0, 0}, 16, 0, 0, 0, 0, 0}};
+  const auto pass = grader::algorithm_results(spec, {allowed});
+  CAPTURE(pass[0].message);
+  CHECK(pass[0].status == grader::CaseStatus::Passed);
+  grader::KernelWork serial = allowed;
+  for (grader::GroupWork& g : serial.groups) g.work = 47, g.span = 5, g.busiest_ops = 40;
+  const auto fail = grader::algorithm_results(spec, {serial});
+  CHECK(fail[0].status == grader::CaseStatus::Wrong);
+  CHECK(fail[0].message.find("did 40 of the 47") != std::string::npos);
+  // A launch in which no group did any work is still told so.
+  grader::KernelWork none = allowed;
+  for (grader::GroupWork& g : none.groups) g.work = 0, g.busiest_ops = 0;
+  CHECK(grader::algorithm_results(spec, {none})[0].message.find("no adds on the data were measured") == 0);
+}
+
+TEST_CASE("algorithm: lab 06's CPU branch split by elements, whose last run falls inside a work-group, keeps every point") {
+  test::TempDir dir;
+  test::write(dir / "06-cascade-reduction" / "CascadeDot.cl", test::lab06_split_by_elements());
+  const auto run = test::run_program("grader", "check 06 --races --dir " + dir.path.string());
+  CAPTURE(run.output);
+  // The split is right and its groups' work is spread (an earlier rule judged the short group: "work-item 0 did 17 of the 21 adds in work-group 15").
+  CHECK(run.output.find("PASS algorithm: DotCascade (measured under Oclgrind)") != std::string::npos);
+  CHECK(run.output.find("cases 6 / 6, memory safety 5 / 5, algorithm 3 / 3") != std::string::npos);  // its speed is its own matter
 }

@@ -5,6 +5,7 @@
 
 #include <filesystem>
 #include <future>
+#include <map>
 #include <nlohmann/json.hpp>
 #include <regex>
 #include <sstream>
@@ -15,6 +16,7 @@
 #include "kit/paths.hpp"
 #include "spec/spec.hpp"
 #include "tools/mutate.hpp"
+#include "evidence_kernels.hpp"
 #include "solution_check.hpp"
 #include "support.hpp"
 
@@ -78,29 +80,117 @@ void check_report_file(const std::filesystem::path& file, Tally& t) {
 
 // A class of generated mutants: `per_lab` of each lab's solution's mutants, spread evenly as
 // `grader mutants --max-per-lab` picks them, one student each (CLASS/<lab number>-m<index>/<kernel>).
-void write_mutant_class(const std::filesystem::path& cls, std::size_t per_lab) {
+// Each mutant is also written as `grader check` reads a student's labs, the k-th picked mutant of
+// every lab into SETS/<k>/<lab>/<kernel>; returns the students of each set, by lab.
+std::vector<std::map<std::string, std::string>> write_mutant_class(const std::filesystem::path& cls, const std::filesystem::path& sets,
+                                                                   std::size_t per_lab) {
+  std::vector<std::map<std::string, std::string>> students(per_lab);
   for (const grader::LabSpec& spec : grader::load_specs(kit::root() / "grader" / "specs", {})) {
     const std::string solution = test::read(kit::root() / "solutions" / spec.lab / spec.kernel_file);
     const std::vector<grader::Mutant> all = grader::make_mutants(solution);
-    for (const std::size_t i : grader::pick_evenly(all.size(), per_lab))
-      test::write(cls / (spec.lab.substr(0, 2) + "-m" + std::to_string(i + 1)) / spec.kernel_file, all[i].source);
+    std::size_t k = 0;
+    for (const std::size_t i : grader::pick_evenly(all.size(), per_lab)) {
+      const std::string student = spec.lab.substr(0, 2) + "-m" + std::to_string(i + 1);
+      test::write(cls / student / spec.kernel_file, all[i].source);
+      test::write(sets / std::to_string(k) / spec.lab / spec.kernel_file, all[i].source);
+      students[k++][spec.lab] = student;
+    }
   }
+  return students;
+}
+
+// `grader check`'s case lines, lab by lab: whether each earned its full points (PASS, or DEVICE at
+// full points).
+std::map<std::string, std::map<std::string, bool>> check_lines(const std::string& output) {
+  static const std::regex lab(R"(^(\d\d-[a-z0-9-]+) \()"), head(R"(^  ([A-Z]{4,6}) (.*\S)\s+(-?[0-9.e+-]+)/(-?[0-9.e+-]+)$)");
+  std::map<std::string, std::map<std::string, bool>> lines;
+  std::istringstream in(output);
+  std::string line, current;
+  while (std::getline(in, line)) {
+    std::smatch m;
+    if (std::regex_search(line, m, lab)) current = m[1];
+    else if (std::regex_match(line, m, head)) lines[current][m[2]] = std::stod(m[3]) >= std::stod(m[4]) && std::stod(m[4]) > 0;
+  }
+  return lines;
+}
+
+// For every visible case of `lab`: PASS in `grader check` if and only if `grader grade` gave it its
+// full points, on this machine. Returns how many cases were compared.
+std::size_t check_is_grade(const std::string& check_output, const std::filesystem::path& report, const std::string& lab, const std::string& what) {
+  const auto checked = check_lines(check_output);
+  const json graded = json::parse(test::read(report));
+  std::size_t compared = 0;
+  for (const json& l : graded.at("labs")) {
+    if (l.at("lab") != lab) continue;
+    for (const json& c : l.at("cases")) {
+      if (c.at("kind") != "case" || !c.at("visible").get<bool>() || c.at("max_points").get<double>() <= 0) continue;
+      const std::string name = c.at("name");
+      CAPTURE(what);
+      CAPTURE(lab);
+      CAPTURE(name);
+      CAPTURE(c.dump());
+      const auto in_lab = checked.find(lab);
+      REQUIRE(in_lab != checked.end());
+      const auto line = in_lab->second.find(name);
+      REQUIRE(line != in_lab->second.end());
+      CHECK(line->second == (c.at("points").get<double>() >= c.at("max_points").get<double>()));
+      ++compared;
+    }
+  }
+  return compared;
+}
+
+// Every case line `k` loses names its fault, in grade's report and in check's output alike; the
+// cases of `k.no_points` earn nothing; and some line is lost (the kernel is caught).
+void names_its_fault(const std::string& check_output, const std::filesystem::path& report, const test::EvidenceKernel& k) {
+  CAPTURE(k.name);
+  std::size_t lost = 0;
+  for (const json& lab : json::parse(test::read(report)).at("labs"))
+    for (const json& c : lab.at("cases")) {
+      if (c.at("kind") != "case") continue;
+      const std::string name = c.at("name");
+      CAPTURE(name);
+      if (!k.no_points.empty() && name.rfind(k.no_points, 0) == 0) CHECK(c.at("points").get<double>() == 0);
+      if (c.at("points").get<double>() >= c.at("max_points").get<double>()) continue;
+      ++lost;
+      const std::string said = c.at("message").get<std::string>() + " " + c.value("hint", std::string());
+      CAPTURE(said);
+      CHECK(said.find(k.fault) != std::string::npos);
+      if (!c.at("visible").get<bool>()) continue;
+      const std::size_t at = check_output.find("  FAIL " + name);
+      REQUIRE(at != std::string::npos);
+      // Its line and the lines under it (indented further), up to the next result line.
+      std::size_t end = check_output.find('\n', at);
+      while (end != std::string::npos && check_output.compare(end + 1, 3, "   ") == 0) end = check_output.find('\n', end + 1);
+      const std::string block = check_output.substr(at, end == std::string::npos ? std::string::npos : end - at);
+      CAPTURE(block);
+      CHECK(block.find(k.fault) != std::string::npos);
+    }
+  CHECK(lost > 0);
 }
 
 }  // namespace
 
-TEST_CASE("no PASS line below full points over every starter, solution and generated mutant") {
+TEST_CASE("no PASS line below full points, and check's PASS is grade's points, over every starter, solution, generated mutant and the evidence kernels") {
   Tally starters, solutions, mutants;
   // Every lab's starter and solution as a student checks them, with the memory-safety checks; run
-  // beside the class below (each grader leaves a core idle while its children wait), which keeps
-  // the whole test near two minutes on two cores.
+  // beside the class below (each grader leaves a core idle while its children wait).
   auto starter = std::async(std::launch::async, [] { return test::run_program("grader", "check --races"); });
   auto solved = std::async(std::launch::async, [] { return test::run_program("grader", "check --races --dir " + test::kit_path("solutions")); });
   // Generated mutants of every lab's solution, graded as a class with the hidden cases and the
   // memory-safety checks (`grader mutants` grades the checks only of mutants that no case kills,
   // so its reports hold few scaled lines). 2 a lab: a mutant that loops costs every case's limit.
-  test::TempDir cls, out;
-  write_mutant_class(cls.path, 2);
+  // With them the solutions and the kernels of evidence_kernels.hpp, each a student.
+  test::TempDir cls, out, sets;
+  const auto mutant_sets = write_mutant_class(cls.path, sets.path, 2);
+  for (const std::string& lab : test::kit_labs(true)) {
+    const grader::LabSpec spec = grader::load_spec(kit::root() / "grader" / "specs" / (lab + ".json"));
+    test::write(cls / "solution" / spec.kernel_file, test::read(kit::root() / "solutions" / lab / spec.kernel_file));
+  }
+  for (const test::EvidenceKernel& k : test::evidence_kernels()) {
+    test::write(cls / ("ev-" + k.name) / k.kernel_file, k.source);
+    test::write(sets / ("ev-" + k.name) / k.lab / k.kernel_file, k.source);
+  }
   const auto graded = test::run_program("grader", "grade --jobs 2 --submissions " + cls.path.string() + " --out " + out.path.string());
   REQUIRE_MESSAGE(graded.exit_code == 0, graded.output);
   const test::Command starters_run = starter.get(), solutions_run = solved.get();
@@ -111,7 +201,8 @@ TEST_CASE("no PASS line below full points over every starter, solution and gener
   std::size_t reports = 0;
   for (const auto& e : std::filesystem::directory_iterator(out.path))
     if (std::filesystem::exists(e.path() / "report.json")) check_report_file(e.path() / "report.json", mutants), ++reports;
-  CHECK(reports == test::kit_labs(true).size() * 2);  // two mutants a lab, the labs counted from the tree
+  // Two mutants a lab, the solution and the evidence kernels; the labs counted from the tree.
+  CHECK(reports == test::kit_labs(true).size() * 2 + 1 + test::evidence_kernels().size());
   // Every run showed result lines, and scaled lines appeared: a kernel that loses cases loses
   // check points, and its lines say so.
   CHECK(starters.lines > 0);
@@ -120,4 +211,27 @@ TEST_CASE("no PASS line below full points over every starter, solution and gener
   CHECK(solutions.scaled == 0);  // a solution earns every case point: nothing to scale
   CHECK(starters.scaled + mutants.scaled > 0);
   MESSAGE("scaled lines: starters ", starters.scaled, " of ", starters.lines, ", mutants ", mutants.scaled, " of ", mutants.lines);
+
+  // One verdict per case: each visible case that grader check shows PASS gets its full points from
+  // grader grade, and only those. The starters: no case passes in check (grade leaves every line
+  // of an unchanged starter not-run, with 0 points).
+  for (const auto& [lab, lines] : check_lines(starters_run.output))
+    for (const auto& [name, full] : lines) {
+      CAPTURE(lab);
+      CAPTURE(name);
+      CHECK_FALSE((full && name.rfind("memory safety", 0) != 0 && name.rfind("algorithm", 0) != 0));
+    }
+  std::size_t compared = 0;
+  for (const std::string& lab : test::kit_labs(true)) compared += check_is_grade(solutions_run.output, out / "solution" / "report.json", lab, "the solution");
+  for (std::size_t k = 0; k < mutant_sets.size(); ++k) {
+    const test::Command run = test::run_program("grader", "check --dir " + (sets / std::to_string(k)).string());
+    for (const auto& [lab, student] : mutant_sets[k]) compared += check_is_grade(run.output, out / student / "report.json", lab, "mutant " + student);
+  }
+  for (const test::EvidenceKernel& k : test::evidence_kernels()) {
+    const test::Command run = test::run_program("grader", "check " + k.lab.substr(0, 2) + " --dir " + (sets / ("ev-" + k.name)).string());
+    compared += check_is_grade(run.output, out / ("ev-" + k.name) / "report.json", k.lab, k.name);
+    names_its_fault(run.output, out / ("ev-" + k.name) / "report.json", k);
+  }
+  MESSAGE(compared, " visible cases compared between grader check and grader grade");
+  CHECK(compared > 100);
 }
