@@ -3,7 +3,7 @@
 JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 
 PYTHON ?= /usr/bin/python3
-.PHONY: all setup build demo check test slides graph graph-slides gradescope-zip student-release new-lab clean
+.PHONY: all setup build demo check doctor test slides graph graph-slides gradescope-zip student-release new-lab clean
 
 all: build
 
@@ -22,6 +22,11 @@ demo: build
 # build/bin/grader check itself exits 1 until every visible case passes, for CI and the Classroom.
 check: build
 	@build/bin/grader check || true
+
+# Whether OpenCL, PoCL, Oclgrind with the kit's plugin and any GPU work here, each tried, with the
+# command that fixes what does not (exits 1 when something needs fixing).
+doctor: build
+	build/bin/grader doctor
 
 # What students get (no solutions, no hidden cases): make student-release DEST=dir [LABS=01,02,03]
 student-release: build

@@ -266,6 +266,25 @@ std::string result_stored_past_end(const OclgrindFinding& write, const std::stri
          "], past the end of " + array + ": each work-group's result belongs in its own element, " + array + "[get_group_id(0)]";
 }
 
+std::string race_in_unbarriered_loop(const OclgrindFinding& race, const std::string& source, const std::string& shown_as) {
+  if (race.kind != "data-race" || race.sites.size() < 2 || across_groups(race) || race.sites[0].line <= 0 || race.sites[1].line <= 0)
+    return "";
+  const std::string code = code_without_comments(source);
+  const int first = std::min(race.sites[0].line, race.sites[1].line), last = std::max(race.sites[0].line, race.sites[1].line);
+  for (std::size_t brace = enclosing_brace(code, line_start(code, first)); brace != std::string::npos; brace = enclosing_brace(code, brace)) {
+    const std::size_t close = closing_brace(code, brace);
+    if (close == std::string::npos || close < line_end(code, last)) return "";  // the lines are not in one block
+    const std::optional<Header> h = header_before(code, brace);
+    if (!h) return "";
+    if (h->word != "for" && h->word != "while") continue;
+    if (has_barrier(code.substr(brace, close - brace))) return "";
+    return "The race is inside the loop at " + shown_as + ":" + std::to_string(line_of(code, h->at)) + " (`" + h->word + " (" + h->inside +
+           ")`), which holds no barrier: each pass reads what other work-items wrote in the pass before, so put "
+           "barrier(CLK_LOCAL_MEM_FENCE) inside the loop, after each pass, where every work-item of the work-group reaches it";
+  }
+  return "";
+}
+
 namespace {
 
 bool agrees(const std::string& lab_hint, const std::vector<const OclgrindFinding*>& named) {
@@ -308,6 +327,15 @@ std::string hint_with_evidence(const std::string& lab_hint, const std::vector<Oc
   std::string guess = lab_hint.substr(0, w), warnings = w == std::string::npos ? "" : lab_hint.substr(w);
   while (!guess.empty() && guess.back() == ' ') guess.pop_back();
   std::string text = evidence;
+  // A race inside a loop that holds no barrier: the tree loop's missing barrier, told where the lab
+  // has no guess of its own to say it (a result the device got right by chance).
+  std::string loop;
+  for (const OclgrindFinding* f : named)
+    if (loop.empty()) loop = race_in_unbarriered_loop(*f, source, shown_as);
+  if (!explained && !loop.empty() && (guess.empty() || !agrees(guess, named))) {
+    text += " " + with_stop(loop);
+    explained = true;
+  }
   if (!guess.empty() && !explained && agrees(guess, named)) {
     // A sentence starts upper case, unless it starts with a name of the code (reduce4_first_add's).
     const std::string first_word = guess.substr(0, guess.find_first_of(" '("));

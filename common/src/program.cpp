@@ -223,22 +223,41 @@ cl::Kernel make_kernel(const cl::Program& program, const KernelSignature& signat
   if (count != signature.params.size())
     throw Error(file + ": kernel '" + signature.name + "' takes " + std::to_string(count) +
                 (count == 1 ? " parameter" : " parameters") + ", not " + std::to_string(signature.params.size()) + "." + expected);
-  for (cl_uint i = 0; i < count; ++i) {
-    const ParamShape want = param_shape(signature.params[i]);
+  struct Declared {
     std::string space, type, name;
     cl_kernel_arg_type_qualifier qualifiers = 0;
-    try {
-      space = space_name(kernel.getArgInfo<CL_KERNEL_ARG_ADDRESS_QUALIFIER>(i));
-      type = without_spaces(kernel.getArgInfo<CL_KERNEL_ARG_TYPE_NAME>(i));
-      qualifiers = kernel.getArgInfo<CL_KERNEL_ARG_TYPE_QUALIFIER>(i);
-      name = kernel.getArgInfo<CL_KERNEL_ARG_NAME>(i);
+  };
+  std::vector<Declared> declared(count);
+  for (cl_uint i = 0; i < count; ++i) try {
+      declared[i].space = space_name(kernel.getArgInfo<CL_KERNEL_ARG_ADDRESS_QUALIFIER>(i));
+      declared[i].type = without_spaces(kernel.getArgInfo<CL_KERNEL_ARG_TYPE_NAME>(i));
+      declared[i].qualifiers = kernel.getArgInfo<CL_KERNEL_ARG_TYPE_QUALIFIER>(i);
+      declared[i].name = kernel.getArgInfo<CL_KERNEL_ARG_NAME>(i);
     } catch (const cl::Error&) {
       return kernel;  // this driver keeps no argument information; the count check must do
     }
-    if (space != want.space || type != want.type)
+  const auto fits = [&](cl_uint i, cl_uint as) {
+    const ParamShape want = param_shape(signature.params[as]);
+    return declared[i].space == want.space && declared[i].type == want.type;
+  };
+  for (cl_uint i = 0; i < count; ++i) {
+    const ParamShape want = param_shape(signature.params[i]);
+    const std::string& space = declared[i].space, &type = declared[i].type, &name = declared[i].name;
+    const cl_kernel_arg_type_qualifier qualifiers = declared[i].qualifiers;
+    if (space != want.space || type != want.type) {
+      // Two parameters in each other's place: said as such, with both (the same advice a kernel
+      // under another name gets).
+      for (cl_uint j = i + 1; j < count; ++j)
+        if (fits(i, j) && fits(j, i))
+          throw Error(file + ": parameters " + std::to_string(i + 1) + " and " + std::to_string(j + 1) + " of '" + signature.name +
+                      "' are in each other's place: swap them. The lab passes " + signature.params[i] + " as parameter " +
+                      std::to_string(i + 1) + " and " + signature.params[j] + " as parameter " + std::to_string(j + 1) + ", and '" +
+                      signature.name + "' declares " + space + " " + type + " " + name + " and " + declared[j].space + " " +
+                      declared[j].type + " " + declared[j].name + " there." + expected);
       throw Error(file + ": parameter " + std::to_string(i + 1) + " of '" + signature.name + "' is " +
                   space + " " + type + ", expected " + want.space + " " + want.type + " ('" +
                   signature.params[i] + "')." + expected);
+    }
     // Only a missing const is refused: a const the lab does not ask for just stops the kernel writing there.
     if (want.const_data && !(qualifiers & CL_KERNEL_ARG_TYPE_CONST))
       throw Error(file + ": kernel " + signature.name + ", parameter " + std::to_string(i + 1) + " (" + name +

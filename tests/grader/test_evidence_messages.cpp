@@ -169,6 +169,15 @@ TEST_CASE("lab 03's screening suggests the rename: lab 01's name with lab 03's p
   CHECK(two.find("(rename ArrayMultReduction to ArrayMultReduce, and swap its parameters 3 and 4: the lab passes local float *prods "
                  "as parameter 3 and global float *dC as parameter 4, and ArrayMultReduction declares global float *dC and local "
                  "float *prods there)") != std::string::npos);
+  // The same kernel under the lab's own name: told the same, that its parameters 3 and 4 are swapped.
+  test::TempDir right_name;
+  const std::string three = check("03-array-mult-reduce", "ArrayMultReduce.cl",
+                                  test::replace_once(test::read(test::data("array_mult_reduction_swapped.cl")), "kernel void ArrayMultReduction(",
+                                                     "kernel void ArrayMultReduce("),
+                                  right_name);
+  CAPTURE(three);
+  CHECK(three.find("parameters 3 and 4 of 'ArrayMultReduce' are in each other's place: swap them. The lab passes local float *prods as "
+                   "parameter 3 and global float *dC as parameter 4") != std::string::npos);
 }
 
 TEST_CASE("a lab 03 kernel that never stores dC is not told about dC[get_global_id(0)] written by another kernel of its file") {

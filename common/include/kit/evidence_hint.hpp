@@ -36,6 +36,11 @@ bool decides_result(const OclgrindFinding& f);
 // race without barriers ..."; "" otherwise.
 std::string unbarriered_tail(const OclgrindFinding& race, const std::string& source, const std::string& shown_as);
 
+// For a race between two work-items of one work-group whose lines stand in one `for` or `while`
+// loop that holds no barrier: "The race is inside the loop at FILE:LINE (`for (...)`), which holds
+// no barrier: ..."; "" otherwise.
+std::string race_in_unbarriered_loop(const OclgrindFinding& race, const std::string& source, const std::string& shown_as);
+
 // For an invalid write to global memory at a line that stores NAME[INDEX] = ... once per
 // work-group (under a test that the local id is 0) with an INDEX that is not the group's number:
 // "the store at FILE:LINE writes NAME[INDEX], past the end of NAME: ..."; "" otherwise.

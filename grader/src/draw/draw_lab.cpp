@@ -9,6 +9,10 @@
 
 #include "core/files.hpp"
 #include "isolation/case_runs.hpp"
+#include "judge/evidence.hpp"
+#include "judge/evidence_verdict.hpp"
+#include "judge/oclgrind_stage.hpp"
+#include "spec/case_fields.hpp"
 #include "isolation/fresh_memory.hpp"
 #include "kit/errors.hpp"
 #include "kit/paths.hpp"
@@ -34,12 +38,12 @@ std::vector<OclgrindFinding> drawn_findings(const SafetySpec& safety, const std:
 }
 
 
-// Every safety run of the lab, traced; the first that fails ends them.
-DrawRun trace_all(const LabSpec& spec, const GradeSettings& s, const std::filesystem::path& kernel, const std::string& shown_as,
-                  const std::filesystem::path& dir, std::optional<std::size_t> group) {
+// Every run of `runs` traced; the first that fails ends them.
+DrawRun trace_all(const LabSpec& spec, const GradeSettings& s, const std::vector<json>& runs, const std::filesystem::path& kernel,
+                  const std::string& shown_as, const std::filesystem::path& dir, std::optional<std::size_t> group) {
   DrawRun all;
-  for (std::size_t i = 0; i < spec.safety->runs.size(); ++i) {
-    DrawRun one = trace_kernel(spec, s, kernel, shown_as, spec.safety->runs[i], dir / ("run-" + std::to_string(i)), group);
+  for (std::size_t i = 0; i < runs.size(); ++i) {
+    DrawRun one = trace_kernel(spec, s, kernel, shown_as, runs[i], dir / ("run-" + std::to_string(i)), group);
     all.seconds += one.seconds;
     all.launches.insert(all.launches.end(), one.launches.begin(), one.launches.end());
     all.findings.insert(all.findings.end(), one.findings.begin(), one.findings.end());
@@ -166,18 +170,19 @@ void draw_launches(Drawings& d, const LabSpec& spec, const DrawRun& mine, const 
 }  // namespace
 
 Drawings draw_lab(const LabSpec& spec, const GradeSettings& s, const std::filesystem::path& kernel, const std::string& shown_as,
-                  const std::filesystem::path& solution, const std::filesystem::path& out) {
+                  const std::filesystem::path& solution, const std::filesystem::path& out, const std::vector<json>& chosen) {
   Drawings d;
   if (!spec.safety) return d.notes.push_back("no drawing: the lab has no case run under Oclgrind"), d;
+  const std::vector<json>& runs = chosen.empty() ? spec.safety->runs : chosen;
   const std::filesystem::path work = s.workdir / "draw";
-  const DrawRun mine = trace_all(spec, s, kernel, shown_as, work / "kernel", std::nullopt);
+  const DrawRun mine = trace_all(spec, s, runs, kernel, shown_as, work / "kernel", std::nullopt);
   d.seconds += mine.seconds;
   const std::string of = "no drawing of lab " + spec.lab + "'s " + shown_as + ": ";
   if (!mine.failed.empty()) return d.notes.push_back(of + mine.failed), d;
   if (mine.launches.empty()) return d.notes.push_back(of + "no kernel was launched in the run under Oclgrind"), d;
   const bool beside = !solution.empty() && read_file(solution) != read_file(kernel);
   DrawRun theirs;
-  if (beside) theirs = trace_all(spec, s, solution, spec.kernel_file, work / "solution", std::nullopt), d.seconds += theirs.seconds;
+  if (beside) theirs = trace_all(spec, s, runs, solution, spec.kernel_file, work / "solution", std::nullopt), d.seconds += theirs.seconds;
   if (!theirs.failed.empty()) d.notes.push_back("the course solution is not drawn beside it: " + theirs.failed);
   draw_launches(d, spec, mine, theirs, shown_as, out, {}, "", "");
   // The first work-group after 0 that stored otherwise than the solution's, per kernel: drawn too.
@@ -186,8 +191,8 @@ Drawings draw_lab(const LabSpec& spec, const GradeSettings& s, const std::filesy
     if (const LaunchTrace* o = theirs.failed.empty() ? launch_of(theirs, t->kernel) : nullptr)
       if (const auto g = first_difference(*t, *o); g && *g > 0) differing[*g].push_back(t->kernel);
   for (const auto& [g, kernels] : differing) {
-    const DrawRun mine_g = trace_all(spec, s, kernel, shown_as, work / "kernel-group", g);
-    const DrawRun theirs_g = trace_all(spec, s, solution, spec.kernel_file, work / "solution-group", g);
+    const DrawRun mine_g = trace_all(spec, s, runs, kernel, shown_as, work / "kernel-group", g);
+    const DrawRun theirs_g = trace_all(spec, s, runs, solution, spec.kernel_file, work / "solution-group", g);
     d.seconds += mine_g.seconds + theirs_g.seconds;
     if (!mine_g.failed.empty()) d.notes.push_back("no drawing of work-group " + std::to_string(g) + ": " + mine_g.failed);
     else
@@ -195,6 +200,38 @@ Drawings draw_lab(const LabSpec& spec, const GradeSettings& s, const std::filesy
                     ", the first that stored otherwise than the course solution's");
   }
   return d;
+}
+
+std::vector<json> drawn_runs(const LabSpec& spec, const LabResult& r) {
+  if (!spec.safety) return {};
+  std::map<std::string, json> faulty;  // per kernel function: its smallest case with undefined behaviour at its shape
+  for (const CaseResult& c : r.cases) {
+    if (c.kind != CaseKind::Case || c.message.rfind(kUndefinedBehaviour, 0) != 0) continue;
+    const auto sc = std::find_if(spec.cases.begin(), spec.cases.end(), [&](const CaseSpec& k) { return k.name == c.name; });
+    if (sc == spec.cases.end() || work_of(sc->params) > kFullLookWork) continue;
+    json params = sc->params;
+    params.erase("pocl_threads");
+    const auto [at, fresh] = faulty.try_emplace(kernel_key(*spec.safety, params), params);
+    if (!fresh && work_of(params) < work_of(at->second)) at->second = params;
+  }
+  std::vector<json> runs;
+  for (const json& run : spec.safety->runs) {
+    const auto [field, values] = variant_field(run);
+    if (field.empty()) {  // one kernel function in this run
+      const auto f = faulty.find(kernel_key(*spec.safety, run));
+      runs.push_back(f != faulty.end() ? f->second : run);
+      continue;
+    }
+    json rest = run;
+    rest[field] = json::array();
+    for (const json& one : expand_variants(run)) {
+      const auto f = faulty.find(kernel_key(*spec.safety, one));
+      if (f != faulty.end()) runs.push_back(f->second);
+      else rest[field].push_back(one.at(field));
+    }
+    if (!rest[field].empty()) runs.push_back(rest);
+  }
+  return runs;
 }
 
 std::string add_drawings(LabResult& r, const LabSpec& spec, const GradeSettings& s, const std::filesystem::path& submission,
@@ -209,7 +246,7 @@ std::string add_drawings(LabResult& r, const LabSpec& spec, const GradeSettings&
     const std::filesystem::path copy = s.workdir / "draw" / "copy" / spec.kernel_file;
     std::filesystem::create_directories(copy.parent_path());
     std::ofstream(copy, std::ios::binary) << read_file(submission / r.kernel);
-    d = draw_lab(spec, s, copy, r.kernel, solution_kernel(spec), out);
+    d = draw_lab(spec, s, copy, r.kernel, solution_kernel(spec), out, drawn_runs(spec, r));
   } catch (const std::exception& e) {
     d.notes.push_back("no drawing of lab " + spec.lab + "'s " + r.kernel + ": " + e.what());
   }

@@ -39,8 +39,14 @@ struct Drawings {
 // Draws `kernel` (shown as `shown_as`) into `out` as <lab>-<kernel name>.svg and .tex, with
 // `solution` beside it unless it is empty or the same text; where a later work-group stored
 // otherwise than the solution's, that work-group too, as <lab>-<kernel name>-group<N>.svg and .tex.
+// The runs drawn are `runs` (the spec's safety runs when empty).
 Drawings draw_lab(const LabSpec& spec, const GradeSettings& s, const std::filesystem::path& kernel, const std::string& shown_as,
-                  const std::filesystem::path& solution, const std::filesystem::path& out);
+                  const std::filesystem::path& solution, const std::filesystem::path& out, const std::vector<json>& runs = {});
+
+// The runs a graded kernel is drawn at: the spec's safety runs, where a kernel function's smallest
+// case whose own shape showed undefined behaviour (and that Oclgrind runs whole) takes that
+// function's place, so that the drawing shows the fault at a shape where it happens.
+std::vector<json> drawn_runs(const LabSpec& spec, const LabResult& r);
 
 // `--draw OUT` for one graded lab: its kernel (in `submission`, as `r.kernel` names it) drawn,
 // beside the kit's solution when there is one; the notes go to `r.notes`. Never throws: a kernel

@@ -6,6 +6,8 @@
 
 #include "export/reports.hpp"
 #include "isolation/case_child.hpp"
+#include "isolation/time_budget.hpp"
+#include "judge/witness.hpp"
 #include "judge/evidence.hpp"
 #include "judge/evidence_hint.hpp"
 #include "oclgrind/algorithm.hpp"
@@ -75,6 +77,18 @@ std::string shapes_words(const OclgrindEvidence& e, const std::string& kind) {
   return text;
 }
 
+// The Oclgrind checks' lines, not run: the kernel did not finish a case alone (the time budget).
+std::vector<CaseResult> oclgrind_not_run(const LabSpec& spec, bool with_safety, bool with_algorithm, const std::string& timed_out) {
+  const std::string why = oclgrind_not_run_message(timed_out);
+  std::vector<CaseResult> lines;
+  if (with_safety)
+    for (const auto& [kind, points] : spec.safety->checks)
+      lines.push_back({safety_name(kind), spec.safety->visible, 0, points, CaseStatus::NotRun, why, "", 0, CaseKind::Safety});
+  if (with_algorithm)
+    for (CaseResult& c : algorithm_not_run(*spec.algorithm, CaseStatus::NotRun, why)) lines.push_back(c);
+  return lines;
+}
+
 }  // namespace
 
 std::string faults_in_words(const std::vector<OclgrindFinding>& findings) {
@@ -117,7 +131,7 @@ void judge_by_evidence(const LabSpec& spec, const OclgrindEvidence& e, const std
             more.push_back(f);
       if (!more.empty())
         where += (where.empty() ? "" : ", and ") + faults_in_words(more) + " at its smaller shape (" + smaller_words(*l->smaller) + ")";
-      c.message = "undefined behaviour: Oclgrind found " + where +
+      c.message = std::string(kUndefinedBehaviour) + "Oclgrind found " + where +
                   ", so what the kernel computes here depends on the device and the run: no points (on the device it " + what_device_did(c) +
                   " this time)";
       c.hint = hint_with_evidence(lab_hint, faults, l->findings.empty() ? "this case's smaller shape (" + smaller_words(*l->smaller) + ")" : "this case",
@@ -201,6 +215,27 @@ std::vector<CaseResult> oclgrind_lines(const LabSpec& spec, bool with_safety, bo
       c.message = "Oclgrind found nothing of this kind at " + shapes_words(e, kind) + (c.message.empty() ? "" : "; " + c.message);
   }
   return results;
+}
+
+// The stage under Oclgrind (judge/oclgrind_stage.hpp) and everything that reads it: the cases'
+// verdicts at their own shapes, the memory-safety and algorithm lines, the witness. Once per lab
+// result, whatever the devices graded: Oclgrind is its own device.
+void judge_under_oclgrind(const LabSpec& spec, const LabReference& reference, const GradeSettings& s, const std::filesystem::path& copy,
+                          const std::string& source, const std::string& shown_as, const std::string& timed_out_alone, LabResult& r) {
+  if (s.grading.oclgrind == OclgrindChecks::None || !spec.safety || spec.safety->runs.empty()) return;
+  const bool with_safety = s.grading.safety() && (spec.safety->visible || !s.grading.visible_only);
+  const bool with_algorithm = s.grading.algorithm() && spec.algorithm && (spec.algorithm->visible || !s.grading.visible_only);
+  // A kernel that did not finish a case alone (the time budget) gets no memory-safety run: the
+  // cases it finished are still looked at.
+  const bool lines = (with_safety || with_algorithm) && timed_out_alone.empty();
+  const OclgrindEvidence e = look_under_oclgrind(spec, s, copy, shown_as, r, lines);
+  if (s.phases) (*s.phases)["oclgrind"] += e.seconds;
+  judge_by_evidence(spec, e, source, shown_as, r);
+  if (lines)
+    for (CaseResult& c : oclgrind_lines(spec, with_safety, with_algorithm, e, source, shown_as)) r.cases.push_back(std::move(c));
+  else if (with_safety || with_algorithm)
+    for (CaseResult& c : oclgrind_not_run(spec, with_safety, with_algorithm, timed_out_alone)) r.cases.push_back(std::move(c));
+  witness_failed_cases(spec, reference, s, e, copy, source, shown_as, r);
 }
 
 }  // namespace grader

@@ -133,18 +133,6 @@ void case_lines(const LabSpec& spec, const LabReference& reference, const LabDri
   }
 }
 
-// The Oclgrind checks' lines, not run: the kernel did not finish a case alone (the time budget).
-std::vector<CaseResult> oclgrind_not_run(const LabSpec& spec, bool with_safety, bool with_algorithm, const std::string& timed_out) {
-  const std::string why = oclgrind_not_run_message(timed_out);
-  std::vector<CaseResult> lines;
-  if (with_safety)
-    for (const auto& [kind, points] : spec.safety->checks)
-      lines.push_back({safety_name(kind), spec.safety->visible, 0, points, CaseStatus::NotRun, why, "", 0, CaseKind::Safety});
-  if (with_algorithm)
-    for (CaseResult& c : algorithm_not_run(*spec.algorithm, CaseStatus::NotRun, why)) lines.push_back(c);
-  return lines;
-}
-
 bool loses_points(const CaseResult& c) { return c.status != CaseStatus::Error && c.points < c.max_points; }
 
 // The speed case: the kernel timed against the stored solution on the graded device. Its points
@@ -282,27 +270,6 @@ LabResult grade_screened(const LabSpec& spec, const LabReference& reference, con
     phase("speed", speed ? speed_seconds : since(speed_start));
   }
   return r;
-}
-
-// The stage under Oclgrind (judge/oclgrind_stage.hpp) and everything that reads it: the cases'
-// verdicts at their own shapes, the memory-safety and algorithm lines, the witness. Once per lab
-// result, whatever the devices graded: Oclgrind is its own device.
-void judge_under_oclgrind(const LabSpec& spec, const LabReference& reference, const GradeSettings& s, const std::filesystem::path& copy,
-                          const std::string& source, const std::string& shown_as, const std::string& timed_out_alone, LabResult& r) {
-  if (s.grading.oclgrind == OclgrindChecks::None || !spec.safety || spec.safety->runs.empty()) return;
-  const bool with_safety = s.grading.safety() && (spec.safety->visible || !s.grading.visible_only);
-  const bool with_algorithm = s.grading.algorithm() && spec.algorithm && (spec.algorithm->visible || !s.grading.visible_only);
-  // A kernel that did not finish a case alone (the time budget) gets no memory-safety run: the
-  // cases it finished are still looked at.
-  const bool lines = (with_safety || with_algorithm) && timed_out_alone.empty();
-  const OclgrindEvidence e = look_under_oclgrind(spec, s, copy, shown_as, r, lines);
-  if (s.phases) (*s.phases)["oclgrind"] += e.seconds;
-  judge_by_evidence(spec, e, source, shown_as, r);
-  if (lines)
-    for (CaseResult& c : oclgrind_lines(spec, with_safety, with_algorithm, e, source, shown_as)) r.cases.push_back(std::move(c));
-  else if (with_safety || with_algorithm)
-    for (CaseResult& c : oclgrind_not_run(spec, with_safety, with_algorithm, timed_out_alone)) r.cases.push_back(std::move(c));
-  witness_failed_cases(spec, reference, s, e, copy, source, shown_as, r);
 }
 
 // The pristine starter: a folder of them where one is given, else the hashes stored with the kit

@@ -28,6 +28,11 @@ std::vector<OclgrindFinding> StepLook::all_findings() const {
 
 namespace {
 
+// A case's step with every check: the spec's safety time limit, and at least a minute, so that a
+// loaded machine (Oclgrind runs several times slower there) does not leave a case unlooked at. A
+// kernel that runs past its limit on the device is not looked at, so this costs an endless loop nothing.
+double case_step_seconds(const SafetySpec& safety) { return std::max(safety.time_limit_s, 60.0); }
+
 // Whether a case is already no larger than its smaller shape would be: N at most (N mod 2L) + 4L, one launch.
 bool within_smaller_shape(const json& params) {
   const json n = params.value("elements", json()), local = params.value("local", json());
@@ -105,6 +110,34 @@ class Stage {
     const std::filesystem::path dir = s_.workdir / ("oclgrind-" + std::to_string(e_.children++));
     std::filesystem::remove_all(dir);
     std::filesystem::create_directories(dir);
+    SandboxLimits limits;
+    const ChildOutcome outcome = start(dir, steps, all_checks, left, limits);
+    const json built = read_result(dir / "built.json");
+    if (built.empty()) return fail_all(steps, "Oclgrind did not get as far as building the kernel (" + outcome.reason(limits) + ")");
+    e_.device = built.value("device", "");
+    if (e_.device.find("Oclgrind") == std::string::npos) {
+      const std::string preload = preload_failure(outcome.output);
+      e_.not_run = "the run under Oclgrind ran on " + (e_.device.empty() ? std::string("another device") : e_.device) +
+                   ", not on Oclgrind's device: Oclgrind's runtime library was not loaded" + (preload.empty() ? "" : " (" + preload + ")") +
+                   ", so Oclgrind never saw the kernel. Fix the install (run `grader doctor`: scripts/setup.sh as root installs a "
+                   "working Oclgrind), or grade with --no-oclgrind";
+      return fail_all(steps, e_.not_run);
+    }
+    if (step_status(built) != StepStatus::Built)
+      return fail_all(steps, "Oclgrind could not build the kernel: " + built.value("log", built.value("message", std::string("unknown error"))));
+    const std::filesystem::path plugin_log = dir / "plugin.jsonl";
+    PluginLog log;
+    if (std::filesystem::exists(plugin_log)) try {
+        log = parse_plugin_log(read_file(plugin_log));
+      } catch (const kit::Error& err) {
+        return fail_all(steps, std::string("the kit's Oclgrind plugin wrote a log that cannot be read: ") + err.what());
+      }
+    return read_steps(dir, steps, log, std::filesystem::exists(plugin_log), outcome, limits);
+  }
+
+  // Starts the child under Oclgrind for `steps` and follows it: each step has its own limit from
+  // the end of the one before, the build the spec's; `limits` gets the child's.
+  ChildOutcome start(const std::filesystem::path& dir, const std::vector<StepLook*>& steps, bool all_checks, double left, SandboxLimits& limits) {
     json list = json::array();
     std::size_t widest = 0;
     double total = spec_.build_time_limit_s;
@@ -114,7 +147,6 @@ class Stage {
       total += l->step.seconds;
     }
     write_file_atomically(dir / "cases.json", list.dump());
-    const std::filesystem::path plugin_log = dir / "plugin.jsonl";
     std::vector<std::string> argv = {find_oclgrind()};
     if (all_checks) argv.insert(argv.end(), {"--data-races", "--uniform-writes", "--uninitialized"});
     // -O0 keeps every access at its own source line in Oclgrind's reports.
@@ -123,12 +155,10 @@ class Stage {
     if (widest > 1024) argv.insert(argv.end(), {"--max-wgsize", std::to_string(widest)});
     argv.insert(argv.end(), {s_.grader_exe.string(), "run-case", "--lab", spec_.lab, "--kernel", copy_.string(), "--shown-as", shown_as_,
                              "--cases", (dir / "cases.json").string(), "--steps", "--result-dir", dir.string()});
-    const SafetySpec& safety = *spec_.safety;
-    SandboxLimits limits{std::min(total, left), std::max(safety.memory_limit_mb, spec_.memory_limit_mb), 1, s_.pocl_cache(), 64 << 10};
+    limits = SandboxLimits{std::min(total, left), std::max(spec_.safety->memory_limit_mb, spec_.memory_limit_mb), 1, s_.pocl_cache(), 64 << 10};
     zero_fresh_memory(limits);  // a value read before it was written is the same in every run
     guard_buffer_ends(limits, false);
-    limits.environment.emplace_back("KIT_WORK_SPAN_LOG", plugin_log.string());
-    // Each step has its own limit from the end of the one before; the build has the spec's.
+    limits.environment.emplace_back("KIT_WORK_SPAN_LOG", (dir / "plugin.jsonl").string());
     Clock::time_point since = Clock::now();
     std::size_t seen = 0;  // result files seen, built.json first
     double limit = spec_.build_time_limit_s;
@@ -143,32 +173,12 @@ class Stage {
     };
     const ChildOutcome outcome = run_in_sandbox(argv, limits, dir, deadline);
     deadline();  // what it wrote after the last look
+    return outcome;
+  }
 
-    const json built = read_result(dir / "built.json");
-    const std::string output_reason = outcome.reason(limits);
-    if (built.empty()) {
-      const std::string why = "Oclgrind did not get as far as building the kernel (" + output_reason + ")";
-      return fail_all(steps, why);
-    }
-    e_.device = built.value("device", "");
-    if (e_.device.find("Oclgrind") == std::string::npos) {
-      const std::string preload = preload_failure(outcome.output);
-      e_.not_run = "the run under Oclgrind ran on " + (e_.device.empty() ? std::string("another device") : e_.device) +
-                   ", not on Oclgrind's device: Oclgrind's runtime library was not loaded" + (preload.empty() ? "" : " (" + preload + ")") +
-                   ", so Oclgrind never saw the kernel. Fix the install (run `grader doctor`: scripts/setup.sh as root installs a "
-                   "working Oclgrind), or grade with --no-oclgrind";
-      return fail_all(steps, e_.not_run);
-    }
-    if (step_status(built) != StepStatus::Built) {
-      const std::string why = "Oclgrind could not build the kernel: " + built.value("log", built.value("message", std::string("unknown error")));
-      return fail_all(steps, why);
-    }
-    PluginLog log;
-    if (std::filesystem::exists(plugin_log)) try {
-        log = parse_plugin_log(read_file(plugin_log));
-      } catch (const kit::Error& err) {
-        return fail_all(steps, std::string("the kit's Oclgrind plugin wrote a log that cannot be read: ") + err.what());
-      }
+  // Each step's result, launches and findings from what the child left; returns as child() does.
+  std::size_t read_steps(const std::filesystem::path& dir, const std::vector<StepLook*>& steps, const PluginLog& log, bool logged,
+                         const ChildOutcome& outcome, const SandboxLimits& limits) {
     std::map<std::string, std::vector<KernelWork>> launches;
     std::set<std::string> quick;
     for (std::size_t k = 0; k < steps.size(); ++k)
@@ -178,7 +188,7 @@ class Stage {
       StepLook& l = *steps[k];
       const std::string tag = std::to_string(k);
       l.launches = launches[tag];
-      l.findings = not_allowed(safety.allow, found[tag], l.launches, l.allowed);
+      l.findings = not_allowed(spec_.safety->allow, found[tag], l.launches, l.allowed);
       l.result = read_result(dir / ("case-" + tag + ".json"));
       if (l.result.empty()) {  // this step ended the child
         l.timed_out = outcome.end == ChildOutcome::End::TimedOut;
@@ -194,9 +204,8 @@ class Stage {
       if (!l.looked && step_status(l.result) != StepStatus::Ok)
         l.not_looked = "the lab did not run it under Oclgrind: " + l.result.value("message", l.result.value("reason", std::string("no reason given")));
       else if (!l.looked)
-        l.not_looked = std::filesystem::exists(plugin_log)
-                           ? "the kit's Oclgrind plugin recorded no launch of it"
-                           : "the kit's Oclgrind plugin wrote no log (is " + find_work_span_plugin(s_).string() + " the kit's plugin?)";
+        l.not_looked = logged ? "the kit's Oclgrind plugin recorded no launch of it"
+                              : "the kit's Oclgrind plugin wrote no log (is " + find_work_span_plugin(s_).string() + " the kit's plugin?)";
     }
     return steps.size();
   }
@@ -255,12 +264,12 @@ OclgrindEvidence look_under_oclgrind(const LabSpec& spec, const GradeSettings& s
     // A large case no larger than its smaller shape would be (a few work-groups of a large L) is run whole.
     const bool quick = work_of(params) > kFullLookWork && !within_smaller_shape(params);
     // The spec's allowed false alarms are matched against the plugin's record of the launch.
-    StepLook& l = e.cases[c.name] = {{c.name, params, true, quick, !quick && !safety.allow.empty(), quick ? kQuickStepSeconds : safety.time_limit_s}};
+    StepLook& l = e.cases[c.name] = {{c.name, params, true, quick, !quick && !safety.allow.empty(), quick ? kQuickStepSeconds : case_step_seconds(safety)}};
     if (!quick) continue;
     if (const std::optional<json> shape = smaller_shape(spec.lab, params)) {
       const auto [at, added] = e.smaller.try_emplace(shape->dump());
       if (added) at->second.step = {"a smaller shape of \"" + c.name + "\" (" + std::to_string(shape->at("elements").get<std::size_t>()) + " elements)",
-                                    *shape, false, false, !safety.allow.empty(), safety.time_limit_s};
+                                    *shape, false, false, !safety.allow.empty(), case_step_seconds(safety)};
       l.smaller = &at->second;
     }
   }

@@ -192,6 +192,46 @@ class KnownFaultRuns {
   int runs_ = 0;
 };
 
+// How a large case is witnessed (with every check up to kWitnessFullWork), within `left` seconds.
+OclgrindRunChoice witness_run(const LabSpec& spec, bool all_checks, double left) {
+  OclgrindRunChoice how;
+  how.all_checks = all_checks;
+  how.time_limit_s = std::min(left, all_checks ? std::max(spec.safety->time_limit_s, 60.0) : kWitnessLargeCaseSeconds);
+  how.record_launches = spec.algorithm && std::any_of(spec.algorithm->checks.begin(), spec.algorithm->checks.end(),
+                                                      [](const AlgorithmCheck& k) { return bool(k.fences); });
+  how.folder = "witness";
+  return how;
+}
+
+// What a witness run that clears the kernel showed, in words (with every check, or Oclgrind's own
+// checks only after the smaller case `witnessed_on` was witnessed with them all).
+std::string witnessed_right(bool all_checks, const std::string& witnessed_on) {
+  return "under Oclgrind, an independent OpenCL implementation, the same case computed the right result and Oclgrind " +
+         (all_checks ? std::string("found no invalid access, data race, barrier divergence or uninitialized value")
+                     : "found no invalid access or barrier divergence (its races and uninitialized values were checked on the smaller case \"" +
+                           witnessed_on + "\")");
+}
+
+// The stage's run of a case (oclgrind_stage.hpp), as a witness run.
+EvidenceRun as_run(const StepLook& look) {
+  EvidenceRun run;
+  run.findings = look.findings;
+  run.allowed = look.allowed;
+  run.launches = look.launches;
+  run.launches_recorded = !look.launches.empty();
+  run.timed_out = look.timed_out;
+  run.log_read = true;
+  run.result = look.result;
+  run.written = look.result;
+  return run;
+}
+
+// Why no witness: the first of each kind of reason, in the words a line's message gets.
+std::string fault_stop(const std::string& name, const std::vector<OclgrindFinding>& faults, const std::string& source, const std::string& shown_as) {
+  return "no witness: on its smaller case \"" + name + "\" Oclgrind found " + describe(*first_finding(faults), source, shown_as) +
+         ", a fault of the kernel's own";
+}
+
 // The failing cases of each kernel function, smallest first.
 using FailingCases = std::map<std::string, std::vector<std::pair<CaseResult*, const CaseSpec*>>>;
 FailingCases failing_cases_by_function(const LabSpec& spec, LabResult& r) {
@@ -234,10 +274,7 @@ void witness_failed_cases(const LabSpec& spec, const LabReference& reference, co
       const std::string device_gave = line->message;
       const StepLook* look = e.of_case(c->name);
       if (const std::vector<OclgrindFinding> faults = look ? look->all_findings() : std::vector<OclgrindFinding>{}; !faults.empty()) {
-        // Undefined behaviour at its shapes (evidence_verdict.hpp): its message says so.
-        if (stop.empty())
-          stop = "no witness: on its smaller case \"" + c->name + "\" Oclgrind found " + describe(*first_finding(faults), source, shown_as) +
-                 ", a fault of the kernel's own";
+        if (stop.empty()) stop = fault_stop(c->name, faults, source, shown_as);  // its own message says undefined behaviour
         continue;
       }
       if (stop.empty() && !refused.empty()) stop = "no witness: " + refused;
@@ -258,22 +295,10 @@ void witness_failed_cases(const LabSpec& spec, const LabReference& reference, co
           if (look->timed_out) stop = "no witness: its smaller case \"" + c->name + "\" ran past its time limit under Oclgrind";
           continue;
         }
-        run.findings = look->findings;
-        run.allowed = look->allowed;
-        run.launches = look->launches;
-        run.launches_recorded = !look->launches.empty();
-        run.timed_out = look->timed_out;
-        run.log_read = true;
-        run.result = look->result;
-        run.written = look->result;
+        run = as_run(*look);
       } else {
         if (known_fault.settles(*line, *c, key, device_gave, witnessed_on, all_checks)) continue;
-        OclgrindRunChoice how;
-        how.all_checks = all_checks;
-        how.time_limit_s = std::min(left, all_checks ? std::max(spec.safety->time_limit_s, 60.0) : kWitnessLargeCaseSeconds);
-        how.record_launches = spec.algorithm && std::any_of(spec.algorithm->checks.begin(), spec.algorithm->checks.end(),
-                                                            [](const AlgorithmCheck& k) { return bool(k.fences); });
-        how.folder = "witness";
+        OclgrindRunChoice how = witness_run(spec, all_checks, left);
         // A wrong result under Oclgrind's own checks ends it: the run with every check would compute the same.
         if (all_checks && computed_wrong_under_oclgrind(spec, reference, driver, s, copy, shown_as, *c, how, std::to_string(runs++))) continue;
         how.time_limit_s = std::min(how.time_limit_s, kWitnessBudgetSeconds - spent());
@@ -294,19 +319,13 @@ void witness_failed_cases(const LabSpec& spec, const LabReference& reference, co
         if (run.timed_out) {
           line->message += "; (no witness: it ran past its time limit under Oclgrind)";
           stop = "no witness: its smaller case \"" + c->name + "\" ran past its time limit under Oclgrind";
-        } else if (const OclgrindFinding* f = first_finding(run.findings)) {
-          stop = "no witness: on its smaller case \"" + c->name + "\" Oclgrind found " + describe(*f, source, shown_as) +
-                 ", a fault of the kernel's own";
+        } else if (!run.findings.empty()) {
+          stop = fault_stop(c->name, run.findings, source, shown_as);
         }
         continue;
       }
       if (all_checks && witnessed_on.empty()) witnessed_on = c->name;
-      mark_disagrees(*line, device_gave,
-                     "under Oclgrind, an independent OpenCL implementation, the same case computed the right result and Oclgrind " +
-                         (all_checks ? std::string("found no invalid access, data race, barrier divergence or uninitialized value")
-                                : "found no invalid access or barrier divergence (its races and uninitialized values were checked on the smaller case \"" +
-                                      witnessed_on + "\")"),
-                     share, rewrite);
+      mark_disagrees(*line, device_gave, witnessed_right(all_checks, witnessed_on), share, rewrite);
     }
   }
   if (s.phases) (*s.phases)["witness"] += spent();
