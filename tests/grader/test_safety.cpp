@@ -141,7 +141,15 @@ TEST_CASE("a known false alarm is allowed only where the spec says so") {
 
   const auto allowed = test::run_program("grader", "--specs " + specs.path.string() + " --references " + refs.path.string() +
                                                        " check 03 --races --dir " + labs.path.string());
-  CHECK(allowed.output.find("PASS memory safety: data races (Oclgrind)") != std::string::npos);
+  // The race check itself passes with the false alarms allowed (the kernel also reads dC, a
+  // write-only buffer: an invalid access at every case's shape, which costs it its cases, and so
+  // the points the race check follows).
+  CAPTURE(allowed.output);
+  const std::size_t races = allowed.output.find("memory safety: data races (Oclgrind)");
+  REQUIRE(races != std::string::npos);
+  const std::string line = allowed.output.substr(races, allowed.output.find("\n  ", allowed.output.find('\n', races) + 1) - races);
+  CHECK(line.find("the check itself passed: Oclgrind found nothing of this kind") != std::string::npos);
+  CHECK(line.find("known false alarm(s) allowed by the spec") != std::string::npos);
   const auto strict = test::run_program("grader", "check 03 --races --dir " + labs.path.string());
   CHECK(strict.output.find("FAIL memory safety: data races (Oclgrind)") != std::string::npos);
   CHECK(strict.output.find("ArrayMultReduce.cl:7:") != std::string::npos);  // the plain read of *p
