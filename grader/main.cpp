@@ -17,6 +17,7 @@ int main(int argc, char** argv) {
     using namespace grader::cli;
     CLI::App app{"OpenCL Reduction Lab Kit grader"};
     app.require_subcommand(1);
+    app.set_version_flag("--version", "OpenCL Reduction Lab Kit " + kit::version());
     Globals g{kit::root() / "grader" / "specs", kit::root() / "grader" / "reference", 1};
     app.add_option("--specs", g.specs_dir, "Folder of grading specs")->capture_default_str();
     app.add_option("--references", g.reference_dir, "Folder of stored reference outputs")->capture_default_str();

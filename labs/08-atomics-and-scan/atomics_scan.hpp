@@ -60,6 +60,8 @@ struct Case {
   // positive, so a lost update always makes the total smaller (the grader's contention cases).
   bool positive = false;
   std::size_t groups = 0;  // single-pass: work-groups G (0: the device's default, see single_pass.hpp)
+  // single-pass: dot_sweep's branch: "device" (the device type picks), "cpu" (-D CONTIGUOUS) or "gpu"
+  std::string branch = "device";
 };
 // L a power of two from 2 to 4096, 1 <= N <= 2^27, the run a power of two from 2 to 2^20.
 void validate(const Case& c);

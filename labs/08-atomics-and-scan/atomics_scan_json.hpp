@@ -37,6 +37,11 @@ inline void check_contention_fields(const kit::json& j, Part part) {
   const bool atomic = part == Part::AtomicInt || part == Part::AtomicFloat;
   if (j.contains("groups") && part != Part::SinglePass)
     throw kit::Error("groups: only the single-pass part takes it, not part \"" + to_string(part) + "\"");
+  if (j.contains("branch") && part != Part::SinglePass)
+    throw kit::Error("branch: only the single-pass part takes it, not part \"" + to_string(part) + "\"");
+  if (j.contains("branch") && j.at("branch") != "device" && j.at("branch") != "cpu" && j.at("branch") != "gpu")
+    throw kit::Error("branch: must be \"device\" (the device type picks), \"cpu\" (-D CONTIGUOUS) or \"gpu\" (the grid stride), not " +
+                     j.at("branch").dump());
   if (j.contains("groups") && !j.at("groups").is_number_unsigned())
     throw kit::Error("groups: must be a whole number of work-groups (0: the device's default), not " + j.at("groups").dump());
   for (const char* key : {"data", "repeats", "pocl_threads"})
@@ -63,6 +68,7 @@ inline void from_json(const kit::json& j, SpecCase& s) {
   s.c.positive = j.value("data", std::string("int")) == "positive-int";
   s.repeats = j.value("repeats", 1);
   s.c.groups = j.value("groups", std::size_t(0));
+  s.c.branch = j.value("branch", std::string("device"));
   s.threads = j.value("pocl_threads", 1);
 }
 
@@ -78,6 +84,7 @@ inline void to_json(kit::json& j, const SpecCase& s) {
   }
   if (s.c.part == Part::SinglePass) {
     j["groups"] = s.c.groups;
+    j["branch"] = s.c.branch;
     j["repeats"] = unsigned(s.repeats);
     j["pocl_threads"] = unsigned(s.threads);
   }
@@ -121,6 +128,7 @@ inline kit::json single_pass_to_json(const SinglePassOutputs& o) {
   s.totals = o.results;
   kit::json j = atomic_to_json(s, int(o.results.size()) == 1 ? 1 : 2, false);
   j["local"] = o.local;
+  j["ticket_after"] = o.ticket_after;
   return j;
 }
 

@@ -67,7 +67,7 @@ struct Lab08 {
         static std::vector<std::unique_ptr<lab08::SinglePass>> passes;
         const std::vector<float> a = lab08::dot_input(c, 0), b = lab08::dot_input(c, 1);
         lab08::SinglePass& pass =
-            *passes.emplace_back(std::make_unique<lab08::SinglePass>(k.rt, k.file, c.elements, lab08::SinglePassShape{c.local, c.groups},
+            *passes.emplace_back(std::make_unique<lab08::SinglePass>(k.rt, k.file, c.elements, lab08::SinglePassShape{c.local, c.groups, c.branch == "cpu" ? lab08::SweepBranch::Cpu : c.branch == "gpu" ? lab08::SweepBranch::Gpu : lab08::SweepBranch::Device},
                                                                      a.data(), b.data(), k.shown_as));
         return lab08::single_pass_to_json(pass.run(0, s.repeats, true));
       }
@@ -121,7 +121,9 @@ struct Lab08 {
         const std::size_t local = outputs.at("local").get<std::size_t>(), groups = outputs.at("groups").get<std::size_t>();
         lab08::DotExpected e = reference.get<lab08::DotExpected>();
         e.empty_tree = lab08::empty_tree_dots(lab08::dot_input(c, 0), lab08::dot_input(c, 1), local, groups);
-        return lab08::check_single_pass(c.elements, local, groups, lab08::atomic_totals_from_json(outputs), e);
+        const std::optional<std::uint32_t> ticket =
+            outputs.contains("ticket_after") ? std::optional<std::uint32_t>(outputs.at("ticket_after").get<std::uint32_t>()) : std::nullopt;
+        return lab08::check_single_pass(c.elements, local, groups, lab08::atomic_totals_from_json(outputs), e, ticket);
       }
     }
     return {false, "unknown part", ""};

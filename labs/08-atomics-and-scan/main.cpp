@@ -237,7 +237,7 @@ void single_pass(const kit::Runtime& rt, const std::filesystem::path& file, cons
     const lab08::SinglePassOutputs checked = pass.run(0, kSinglePassCheckedLaunches, true);
     std::vector<std::pair<double, int>> runs;
     for (double r : checked.results) runs.push_back({r, 1});
-    verdict = checks.verdict("dot_single_pass", lab08::check_single_pass(c.elements, pass.local(), pass.groups(), runs, e));
+    verdict = checks.verdict("dot_single_pass", lab08::check_single_pass(c.elements, pass.local(), pass.groups(), runs, e, checked.ticket_after));
   }
   const lab08::SinglePassOutputs timed = pass.run(warmup, repeats, false);
   std::printf("Part 4: single pass. Dot product of N = %zu (%s) whole numbers -8..8, best of %d runs, each timed from launch "

@@ -28,8 +28,8 @@ SinglePass::SinglePass(const kit::Runtime& rt, const std::filesystem::path& kern
   if (elements == 0) throw kit::Error("dot_single_pass: element count 0: there is nothing to add");
   const std::string name = shown_as.empty() ? kernel_file.string() : shown_as;
   const bool cpu = (rt.device.getInfo<CL_DEVICE_TYPE>() & CL_DEVICE_TYPE_CPU) != 0;
-  contiguous_ = cpu;
-  program_ = kit::build_program(rt.context, rt.device, kernel_file, cpu ? "-D CONTIGUOUS" : "", name);
+  contiguous_ = shape.branch == SweepBranch::Cpu || (shape.branch == SweepBranch::Device && cpu);
+  program_ = kit::build_program(rt.context, rt.device, kernel_file, contiguous_ ? "-D CONTIGUOUS" : "", name);
   kernel_ = kit::make_kernel(program_, single_pass_signature(), name);
   local_ = shape.local;
   if (local_ == 0) {
@@ -86,6 +86,7 @@ SinglePassOutputs SinglePass::run(int warmup, int repeats, bool poison) {
     out.result = run_once(poison);
     out.results.push_back(out.result);
   });
+  rt_.queue.enqueueReadBuffer(ticket_, CL_TRUE, 0, sizeof out.ticket_after, &out.ticket_after);
   return out;
 }
 
@@ -161,7 +162,8 @@ std::string single_pass_hint(double got, const DotExpected& e, double bound, boo
 }  // namespace
 
 kit::Verdict check_single_pass(std::size_t elements, std::size_t local, std::size_t groups,
-                               const std::vector<std::pair<double, int>>& results, const DotExpected& e) {
+                               const std::vector<std::pair<double, int>>& results, const DotExpected& e,
+                               std::optional<std::uint32_t> ticket_after) {
   const double bound = single_pass_bound(elements, local, groups, e);
   int wrong = 0, launches = 0;
   std::optional<double> first_wrong;
@@ -175,6 +177,12 @@ kit::Verdict check_single_pass(std::size_t elements, std::size_t local, std::siz
     wrong += runs;
     if (!first_wrong) first_wrong = got;
   }
+  if (!first_wrong && ticket_after && *ticket_after != 0)
+    return {false,
+            "every result was right, but after the last launch the ticket holds " + std::to_string(*ticket_after) +
+                ", not 0: the next launch's tickets would start there",
+            "the last group must set the ticket back to 0 (atomic_xchg(ticket, 0)) after it has read the partials, so that the "
+            "next launch starts from 0 with no write from the host; a launch after a wrong reset picks the wrong group as the last"};
   if (!first_wrong) return {};
   const std::string what = "the dot product of " + str(elements) + " whole numbers by " + str(groups) + " work-groups of " + str(local) +
                            ": expected " + number(e.exact) + ", got " + number(*first_wrong) +

@@ -26,8 +26,12 @@ struct Case;
 // unit); on a CPU kSinglePassGroupsPerComputeUnitCpu per compute unit. On an H100 (L = 256), of 1 to
 // 16 per compute unit, 2 were the fastest at 4Mi and within the noise of the best at 1Mi-8Mi, and
 // 8 the fastest at 16Mi (slides/data/logs/NVIDIA-H100-2026-11-25-single-pass-groups.txt).
+// Which branch of dot_sweep the host builds: the one the device type picks (-D CONTIGUOUS on a
+// CPU), or the CPU's or the GPU's whatever the device, as a grading case asks (lab 06's the same).
+enum class SweepBranch { Device, Cpu, Gpu };
 struct SinglePassShape {
   std::size_t local = 0, groups = 0;
+  SweepBranch branch = SweepBranch::Device;
 };
 inline constexpr std::size_t kSinglePassGroupsPerComputeUnitCpu = 8;
 // G on a GPU for N elements, work-groups of L and `units` compute units (the rule above).
@@ -38,6 +42,7 @@ struct SinglePassOutputs {
   std::size_t groups = 0, local = 0;
   bool contiguous = false;     // built with -D CONTIGUOUS (the CPU's sweep)
   std::vector<double> results;  // every launch's result, in order (warm-ups first)
+  std::uint32_t ticket_after = 0;  // the ticket after the last launch: 0 when the last group set it back
   kit::Timing timing;           // launch to the result on the host
 };
 
@@ -83,8 +88,11 @@ std::vector<float> dot_input(const Case& c, int which);
 // join the lanes, 1 for the tail, log2 L in its group's tree, ceil(G / L) in the last group's loop
 // and log2 L in its tree.
 double single_pass_bound(std::size_t elements, std::size_t local, std::size_t groups, const DotExpected& e);
-// Every launch's result within the bound; the hint names the mistake a wrong one matches.
+// Every launch's result within the bound, and, where `ticket_after` is given, the ticket back at 0
+// after the last launch (the kernel itself readies the next launch); the hint names the mistake a
+// wrong one matches.
 kit::Verdict check_single_pass(std::size_t elements, std::size_t local, std::size_t groups,
-                               const std::vector<std::pair<double, int>>& results, const DotExpected& e);
+                               const std::vector<std::pair<double, int>>& results, const DotExpected& e,
+                               std::optional<std::uint32_t> ticket_after = std::nullopt);
 
 }  // namespace lab08
