@@ -19,8 +19,8 @@ int main(int argc, char** argv) {
     app.require_subcommand(1);
     app.set_version_flag("--version", "OpenCL Reduction Lab Kit " + kit::version());
     Globals g{kit::root() / "grader" / "specs", kit::root() / "grader" / "reference", 1};
-    app.add_option("--specs", g.specs_dir, "Folder of grading specs")->capture_default_str();
-    app.add_option("--references", g.reference_dir, "Folder of stored reference outputs")->capture_default_str();
+    kit::add_kit_path_option(app, "--specs", g.specs_dir, "Folder of grading specs");
+    kit::add_kit_path_option(app, "--references", g.reference_dir, "Folder of stored reference outputs");
     app.add_option("--pocl-threads", g.pocl_threads, "PoCL threads per graded case")->capture_default_str()->check(CLI::PositiveNumber);
 
     std::vector<std::unique_ptr<Command>> commands;

@@ -28,6 +28,11 @@ int parse_args(CLI::App& app, int argc, char** argv) {
   return -1;
 }
 
+CLI::Option* add_kit_path_option(CLI::App& app, const std::string& name, std::filesystem::path& value, const std::string& description) {
+  const std::string shown = value.lexically_relative(root()).generic_string();
+  return app.add_option(name, value, description + " (default: " + shown + " in the kit)");
+}
+
 void add_kernel_options(CLI::App& app, KernelChoice& choice, const std::string& file_name) {
   app.add_option("-k,--kernel", choice.path, "Kernel file (default: this lab's " + file_name + ")");
   // The student release has no solutions/: it offers no option that would fail for want of one.

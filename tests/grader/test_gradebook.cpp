@@ -95,6 +95,23 @@ TEST_CASE("a status phrase says why: missing, rejected, build error, late, timed
   grader::apply_late_penalty(late_spec, deadline + std::chrono::hours(30), deadline, r);
   CHECK(grader::status_phrase(&r, late_spec) == "late (2 days, -20%)");
   CHECK(grader::late_penalty_line(r) == "late penalty -2");
+
+  // Canvas's _LATE_ mark with a penalty set costs one day, the least the mark shows: without a
+  // deadline, and with one that the files' times (an unzip that kept none) make it look on time for.
+  r = result_of(lab, LabStatus::Graded, {line(CaseKind::Case, CaseStatus::Passed, 10, 10)});
+  grader::apply_late_mark(late_spec, r);
+  CHECK(grader::status_phrase(&r, late_spec) == "late (marked by Canvas: 1 day, -10%)");
+  CHECK(grader::late_penalty_line(r) == "late penalty -1");
+  CHECK(r.cases.back().message.find("no --deadline") != std::string::npos);
+  r = result_of(lab, LabStatus::Graded, {line(CaseKind::Case, CaseStatus::Passed, 10, 10)});
+  grader::apply_late_penalty(late_spec, deadline - std::chrono::hours(1), deadline, r, true);
+  CHECK(grader::late_penalty_line(r) == "late penalty -1");
+  r = result_of(lab, LabStatus::Graded, {line(CaseKind::Case, CaseStatus::Passed, 10, 10)});
+  grader::apply_late_penalty(late_spec, deadline - std::chrono::hours(1), deadline, r, false);  // on time, no mark
+  CHECK(grader::late_penalty_line(r).empty());
+  r = result_of(lab, LabStatus::Graded, {line(CaseKind::Case, CaseStatus::Passed, 10, 10)});
+  grader::apply_late_mark(spec, r);  // no penalty in the spec: the mark's note says it, nothing is taken
+  CHECK(r.cases.size() == 1);
 }
 
 TEST_CASE("the status names a near-miss file name, lateness without a penalty, and time-outs of cases and checks apart") {

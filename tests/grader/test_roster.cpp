@@ -34,8 +34,8 @@ TEST_CASE("grader grade --roster writes Canvas's import file, 0 for no submissio
   CHECK(test::read(dir / "out" / "lms-import.csv") ==
         "Student,ID,SIS User ID,SIS Login ID,Section,01-array-mult\n"
         "Points Possible,,,,,13\n"
-        "\"Lee, Ann\",1001,1001,ann@x.edu,,8\n"  // the Oclgrind checks' 5 points were left out
-        "Ben Ode,1002,1002,ben@x.edu,,0\n");
+        "\"Lee, Ann\",,1001,ann@x.edu,,8\n"  // the Oclgrind checks' 5 points were left out; no Canvas user id known: ID empty
+        "Ben Ode,,1002,ben@x.edu,,0\n");
   const std::string check = test::read(dir / "out" / "roster-check.txt");
   CHECK(check.find("no submission: ben (Ben Ode): 0 points in every lab") != std::string::npos);
   CHECK(check.find("not on the roster: zed") != std::string::npos);
@@ -45,4 +45,23 @@ TEST_CASE("grader grade --roster writes Canvas's import file, 0 for no submissio
                                                    (dir / "class").string() + " --out " + (dir / "out2").string());
   CHECK(bad.exit_code != 0);
   CHECK(bad.output.find("missing.csv does not exist") != std::string::npos);
+}
+
+TEST_CASE("grader grade --roster over a Canvas download: ID is the Canvas user id from the files' names, the roster's id is the SIS User ID") {
+  test::TempDir dir;
+  const std::string solution = test::read(kit::root() / "solutions/01-array-mult/ArrayMult.cl");
+  // Canvas names each file <login>_<canvas user id>_<submission id>_<file>; the roster's ids are the school's.
+  test::write(dir / "class" / "annlee_48213_901_ArrayMult.cl", solution);
+  test::write(dir / "class" / "benode_LATE_48214_902_ArrayMult.cl", solution);
+  test::write(dir / "roster.csv", "submission,name,id,email\nannlee,Ann Lee,1001,ann@x.edu\nbenode,Ben Ode,1002,ben@x.edu\ncat,Cat Jones,1003,cat@x.edu\n");
+  const auto run = test::run_program("grader", "grade --labs 01 --no-oclgrind --roster " + (dir / "roster.csv").string() +
+                                                   " --submissions " + (dir / "class").string() + " --out " + (dir / "out").string());
+  REQUIRE_MESSAGE(run.exit_code == 0, run.output);
+  CHECK(run.output.find("ID from the Canvas download") != std::string::npos);
+  CHECK(test::read(dir / "out" / "lms-import.csv") ==
+        "Student,ID,SIS User ID,SIS Login ID,Section,01-array-mult\n"
+        "Points Possible,,,,,13\n"
+        "Ann Lee,48213,1001,ann@x.edu,,8\n"
+        "Ben Ode,48214,1002,ben@x.edu,,8\n"  // Canvas's late mark costs nothing: the kit's specs set no late penalty
+        "Cat Jones,,1003,cat@x.edu,,0\n");   // no file in the download: no Canvas user id known
 }

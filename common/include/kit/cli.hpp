@@ -30,6 +30,10 @@ void add_full_kit_flag(CLI::App& app, const std::string& name, bool& flag, const
 // both --kernel and --solution are given.
 std::filesystem::path chosen_kernel(const KernelChoice& choice, const std::string& lab, const std::string& file_name);
 
+// An option whose default is a folder or file in the kit: its help gives the default from the kit's
+// root ("(default: grader/specs in the kit)"), so that the help reads the same in every checkout.
+CLI::Option* add_kit_path_option(CLI::App& app, const std::string& name, std::filesystem::path& value, const std::string& description);
+
 // --seed (of the deterministic input data), --warmup (untimed runs) and --repeats (timed runs),
 // with the caller's defaults.
 void add_run_options(CLI::App& app, std::uint64_t& seed, int& warmup, int& repeats);

@@ -11,6 +11,7 @@
 #include "draw/draw_lab.hpp"
 #include "export/report_html.hpp"
 #include "intake/archive.hpp"
+#include "intake/lms_layouts.hpp"
 #include "isolation/build_service_process.hpp"
 #include "isolation/child_folder.hpp"
 #include "core/files.hpp"
@@ -246,7 +247,9 @@ class ClassRun {
       r.notes.push_back("earlier versions handed in: " + all + "; the newest, " + s.entry.filename().string() + ", was graded");
     }
     r.notes.insert(r.notes.end(), s.notes.begin(), s.notes.end());
-    if (o_.term.deadline) apply_late_penalty(spec, prepared_.at(s.student).handed_in, *o_.term.deadline, r);  // the time hashed
+    const bool marked_late = std::find(s.notes.begin(), s.notes.end(), kCanvasLateNote) != s.notes.end();
+    if (o_.term.deadline) apply_late_penalty(spec, prepared_.at(s.student).handed_in, *o_.term.deadline, r, marked_late);  // the time hashed
+    else if (marked_late) apply_late_mark(spec, r);
     if (const auto old = earlier_.find({s.student, spec.lab}); old != earlier_.end())
       add_regrade_history(old->second, reasons_.at({s.student, spec.lab}), r);
   }
@@ -338,8 +341,14 @@ std::vector<std::string> student_names(const std::filesystem::path& submissions)
 void write_roster_outputs(const BatchOptions& o, const std::vector<RosterEntry>& roster, const ResultMap& results,
                           std::ostream& progress) {
   if (roster.empty()) return;
-  progress << write_lms_import(o.out, roster, student_names(o.submissions), gradebook_labs(o.specs, results), results)
-           << "LMS import (Canvas layout): " << (o.out / "lms-import.csv").string() << "\n";
+  const StudentListing listing = read_submissions(o.submissions);
+  std::map<std::string, std::string> canvas_ids;  // a Canvas download names each student's Canvas user id
+  if (listing.layout == kCanvasLayout)
+    for (const Student& s : listing.students)
+      if (!s.lms_id.empty()) canvas_ids[s.student] = s.lms_id;
+  progress << write_lms_import(o.out, roster, names_of(listing.students), gradebook_labs(o.specs, results), results, canvas_ids)
+           << "LMS import (Canvas layout" << (canvas_ids.empty() ? "" : ", ID from the Canvas download") << "): " << (o.out / "lms-import.csv").string()
+           << "\n";
 }
 
 std::size_t grade_class(const BatchOptions& options, std::ostream& progress) {

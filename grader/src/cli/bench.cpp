@@ -18,7 +18,7 @@ class Bench : public Command {
     app_->add_option("--students", o_.students, "Students in the made-up class")->capture_default_str();
     app_->add_option("--sample-every", o_.sample_every, "The earlier way grades every n-th student (0: not at all)")->capture_default_str();
     app_->add_option("--jobs", o_.jobs, "Kernels graded at once")->capture_default_str()->check(CLI::PositiveNumber);
-    app_->add_option("--work", o_.work, "Scratch folder for the class and its outputs")->capture_default_str();
+    kit::add_kit_path_option(*app_, "--work", o_.work, "Scratch folder for the class and its outputs");
     app_->add_flag("--no-own-helpers", no_own_helpers_,
                    "Leave out each file's own unused helper function: the right kernels and starters repeat, and their results are reused");
     app_->add_flag("--no-races", no_races_, "Skip the memory-safety checks under Oclgrind");

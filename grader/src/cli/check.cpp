@@ -17,7 +17,7 @@ class Check : public Command {
  public:
   explicit Check(CLI::App& app) : Command(app.add_subcommand("check", "Self-check your lab kernels on the visible cases")) {
     app_->add_option("labs", labs_, "Labs to check, by number or name (default: all)");
-    app_->add_option("--dir", labs_dir_, "Folder holding the lab folders")->capture_default_str();
+    kit::add_kit_path_option(*app_, "--dir", labs_dir_, "Folder holding the lab folders, or one lab's folder, or a folder of kernel files");
     app_->add_flag("--classroom", classroom_,
                    "Also hand the result to GitHub Classroom's autograding reporter ($GITHUB_OUTPUT: result=<base64 JSON>)");
     devices_.add_to(app_);
@@ -47,9 +47,11 @@ class Check : public Command {
       GradeSettings settings{self_exe(), scratch.path / spec.lab, grading};
       settings.starter_check = false;  // an untouched lab is shown what its cases compute, with their hints
       builds.share_with(settings);
-      auto result = grade_lab(spec, load_reference(g.reference_dir, spec), labs_dir_ / spec.lab, "you", settings);
+      const std::filesystem::path folder = lab_folder(spec.lab);
+      auto result = grade_lab(spec, load_reference(g.reference_dir, spec), folder, "you", settings);
+      if (result.status == LabStatus::Missing) result.message += " (looked in " + folder.string() + " and the folders inside it)";
       if (!draw_.empty())
-        if (std::string why = add_drawings(result, spec, settings, labs_dir_ / spec.lab, draw_); !why.empty()) not_drawn.push_back(why);
+        if (std::string why = add_drawings(result, spec, settings, folder, draw_); !why.empty()) not_drawn.push_back(why);
       std::cout << check_report(result) << "\n";
       checked.push_back(result);
       points += result.points();
@@ -75,6 +77,12 @@ class Check : public Command {
   }
 
  private:
+  // Where a lab's kernel is looked for: the lab's folder in --dir (labs/03-array-mult-reduce/), or,
+  // where --dir has no such folder, --dir itself (one lab's folder, or a flat folder of kernel files).
+  std::filesystem::path lab_folder(const std::string& lab) const {
+    return std::filesystem::is_directory(labs_dir_ / lab) ? labs_dir_ / lab : labs_dir_;
+  }
+
   RunAsFlag run_as_;
   std::vector<std::string> labs_;
   std::filesystem::path labs_dir_ = kit::root() / "labs", draw_;

@@ -15,7 +15,7 @@ class Mutants : public Command {
   explicit Mutants(CLI::App& app)
       : Command(app.add_subcommand("mutants", "Measure the grader: grade mutants of each lab's solution kernel")) {
     app_->add_option("labs", labs_, "Labs, by number or name (default: all)");
-    app_->add_option("--out", out_, "Output folder: mutants.json and one folder per lab")->capture_default_str();
+    kit::add_kit_path_option(*app_, "--out", out_, "Output folder: mutants.json and one folder per lab");
     app_->add_option("--jobs", jobs_, "Mutants graded at once")->capture_default_str()->check(CLI::PositiveNumber);
     app_->add_option("--max-per-lab", max_per_lab_, "At most this many mutants per lab, evenly spread (default: all)");
     app_->add_option("--operator", operator_, "Only mutants of this operator (relational, arithmetic, off-by-one, barrier, fence, "

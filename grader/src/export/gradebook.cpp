@@ -23,8 +23,9 @@ std::string first_line(const std::string& text) {
 
 // "late (2 days, -20%)" from the late penalty's line (term/late.cpp words it).
 std::string late_phrase(const CaseResult& c) {
-  static const std::regex words(R"(\((\d+) day\(s\) late\): (\d+)% of)");
+  static const std::regex words(R"(\((\d+) day\(s\) late\): (\d+)% of)"), marked(R"(one day late, the least the mark shows: (\d+)% of)");
   std::smatch m;
+  if (std::regex_search(c.message, m, marked)) return "late (marked by Canvas: 1 day, -" + m[1].str() + "%)";
   if (!std::regex_search(c.message, m, words)) return "late (" + format_points(c.points) + " points)";
   return "late (" + m[1].str() + (m[1].str() == "1" ? " day" : " days") + ", -" + m[2].str() + "%)";
 }

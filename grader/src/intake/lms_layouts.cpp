@@ -71,7 +71,7 @@ bool number_less(const std::string& a, const std::string& b) {
 }
 
 StudentListing read_canvas(const std::vector<fs::directory_entry>& entries) {
-  StudentListing listing{"Canvas download", {}, {}};
+  StudentListing listing{kCanvasLayout, {}, {}};
   struct Person {
     std::string login;
     bool late = false;

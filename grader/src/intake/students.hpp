@@ -29,6 +29,9 @@ struct Student {
                                      // files left out
 };
 
+// The layout name of a Canvas "Download Submissions" folder (StudentListing::layout).
+inline constexpr const char* kCanvasLayout = "Canvas download";
+
 // What a submissions folder holds: its layout, the students, and the entries that are no student's.
 struct StudentListing {
   std::string layout;  // "one folder or archive per student", "Canvas download", "Moodle download",

@@ -251,7 +251,11 @@ OclgrindEvidence look_under_oclgrind(const LabSpec& spec, const GradeSettings& s
   const Clock::time_point start = Clock::now();
   const SafetySpec& safety = *spec.safety;
   if (with_safety_runs)
-    for (const json& run : safety.runs) e.safety.push_back({{run.dump(), run, false, false, true, safety.time_limit_s}});
+    for (const json& run : safety.runs) {
+      StepLook l;
+      l.step = {run.dump(), run, false, false, true, safety.time_limit_s};
+      e.safety.push_back(std::move(l));
+    }
   for (const CaseResult& c : r.cases) {
     if (c.kind != CaseKind::Case || c.status == CaseStatus::NotRun || c.status == CaseStatus::Timeout || c.status == CaseStatus::Error)
       continue;
@@ -264,7 +268,8 @@ OclgrindEvidence look_under_oclgrind(const LabSpec& spec, const GradeSettings& s
     // A large case no larger than its smaller shape would be (a few work-groups of a large L) is run whole.
     const bool quick = work_of(params) > kFullLookWork && !within_smaller_shape(params);
     // The spec's allowed false alarms are matched against the plugin's record of the launch.
-    StepLook& l = e.cases[c.name] = {{c.name, params, true, quick, !quick && !safety.allow.empty(), quick ? kQuickStepSeconds : case_step_seconds(safety)}};
+    StepLook& l = e.cases[c.name];
+    l.step = {c.name, params, true, quick, !quick && !safety.allow.empty(), quick ? kQuickStepSeconds : case_step_seconds(safety)};
     if (!quick) continue;
     if (const std::optional<json> shape = smaller_shape(spec.lab, params)) {
       const auto [at, added] = e.smaller.try_emplace(shape->dump());

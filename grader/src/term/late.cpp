@@ -59,20 +59,42 @@ Lateness lateness(std::filesystem::file_time_type handed_in, std::filesystem::fi
   return {hours, int(std::ceil(hours / 24))};
 }
 
+namespace {
+
+// The penalty line for `days` late: the spec's share per day of the points earned, at most all.
+void add_penalty_line(const LabSpec& spec, int days, const std::string& why, LabResult& r) {
+  const double fraction = std::min(1.0, days * spec.late_penalty_per_day);
+  const double penalty = std::floor(r.points() * fraction * 100 + 1e-9) / 100;
+  char cost[120];
+  std::snprintf(cost, sizeof cost, ": %.0f%% of the %s points earned", fraction * 100, format_points(r.points()).c_str());
+  r.cases.push_back({"late penalty", true, -penalty, 0, CaseStatus::Late, why + cost, "", 0, CaseKind::Late});
+}
+
+const std::string kLeastTheMarkShows = "one day late, the least the mark shows";
+
+}  // namespace
+
 void apply_late_penalty(const LabSpec& spec, std::filesystem::file_time_type handed_in, std::filesystem::file_time_type deadline,
-                        LabResult& r) {
-  if (handed_in <= deadline) return;
+                        LabResult& r, bool marked_late) {
+  if (handed_in <= deadline) {
+    if (marked_late && spec.late_penalty_per_day > 0)
+      add_penalty_line(spec, 1, "Canvas marked it late though its files' times are before the deadline (an unzip that kept no times?): " +
+                                    kLeastTheMarkShows, r);
+    return;
+  }
   const auto [hours, days] = lateness(handed_in, deadline);
   if (spec.late_penalty_per_day <= 0) {
     r.notes.push_back("handed in " + std::to_string(days) + kNoPenaltyNote);
     return;
   }
-  const double fraction = std::min(1.0, days * spec.late_penalty_per_day);
-  const double penalty = std::floor(r.points() * fraction * 100 + 1e-9) / 100;
-  char text[200];
-  std::snprintf(text, sizeof text, "handed in %.1f hours after the deadline (%d day(s) late): %.0f%% of the %s points earned",
-                hours, days, fraction * 100, format_points(r.points()).c_str());
-  r.cases.push_back({"late penalty", true, -penalty, 0, CaseStatus::Late, text, "", 0, CaseKind::Late});
+  char why[120];
+  std::snprintf(why, sizeof why, "handed in %.1f hours after the deadline (%d day(s) late)", hours, days);
+  add_penalty_line(spec, days, why, r);
+}
+
+void apply_late_mark(const LabSpec& spec, LabResult& r) {
+  if (spec.late_penalty_per_day <= 0) return;
+  add_penalty_line(spec, 1, "Canvas marked it late and the run gave no --deadline to count the days from the file times: " + kLeastTheMarkShows, r);
 }
 
 bool graded_late(const LabResult& r) {

@@ -25,8 +25,16 @@ Lateness lateness(std::filesystem::file_time_type handed_in, std::filesystem::fi
 
 // Late work: a negative "late penalty" line of the spec's late_penalty_per_day for each day (or
 // part of one) after the deadline, as a fraction of the points earned; a note where the lab has none.
+// `marked_late`: the LMS marked the submission late (Canvas's _LATE_): where its file times are on
+// time (an unzip that did not keep them, a clock apart), it still counts as one day late, the least
+// the mark shows, and the line says so.
 void apply_late_penalty(const LabSpec& spec, std::filesystem::file_time_type handed_in,
-                        std::filesystem::file_time_type deadline, LabResult& r);
+                        std::filesystem::file_time_type deadline, LabResult& r, bool marked_late = false);
+
+// A submission the LMS marked late, graded without --deadline: with a late penalty in the spec, one
+// day's penalty (the least the mark shows; --deadline counts the days from the file times), said
+// on its line; without one, nothing (the mark's note already says it).
+void apply_late_mark(const LabSpec& spec, LabResult& r);
 
 // Whether apply_late_penalty found `r` late: its penalty line, or its note where the lab has none.
 bool graded_late(const LabResult& r);

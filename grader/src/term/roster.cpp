@@ -61,7 +61,7 @@ std::vector<RosterEntry> load_roster(const std::filesystem::path& file) {
 
 std::string write_lms_import(const std::filesystem::path& out, const std::vector<RosterEntry>& roster,
                              const std::vector<std::string>& submitted, const std::vector<LabSpec>& specs,
-                             const ResultMap& results) {
+                             const ResultMap& results, const std::map<std::string, std::string>& canvas_ids) {
   std::string table = "Student,ID,SIS User ID,SIS Login ID,Section";
   std::string possible = "Points Possible,,,,";
   for (const LabSpec& spec : specs) {
@@ -73,7 +73,9 @@ std::string write_lms_import(const std::filesystem::path& out, const std::vector
   std::string check;
   for (const RosterEntry& e : roster) {
     const bool handed_in = std::find(submitted.begin(), submitted.end(), e.student) != submitted.end();
-    table += csv_field(e.name) + "," + csv_field(e.id) + "," + csv_field(e.id) + "," + csv_field(e.email) + ",";
+    const auto canvas_id = canvas_ids.find(e.student);
+    table += csv_field(e.name) + "," + (canvas_id == canvas_ids.end() ? "" : csv_field(canvas_id->second)) + "," + csv_field(e.id) + "," +
+             csv_field(e.email) + ",";
     for (const LabSpec& spec : specs) {
       const auto it = results.find({e.student, spec.lab});
       table += "," + format_points(it == results.end() ? 0 : it->second.points());

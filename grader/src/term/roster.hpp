@@ -6,6 +6,7 @@
 // same CSV). Students on the roster with no submission get 0 and "no submission"; submissions not
 // on the roster are listed, and still graded.
 #include <filesystem>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -26,9 +27,13 @@ std::vector<RosterEntry> load_roster(const std::filesystem::path& file);
 std::vector<std::string> csv_fields(const std::string& line);
 
 // Writes OUT/lms-import.csv and OUT/roster-check.txt; returns the check's text (students with no
-// submission, submissions not on the roster).
+// submission, submissions not on the roster). The columns Canvas matches a row on: `ID` is Canvas's
+// own user id, which only a Canvas download gives (`canvas_ids`: student -> the id in its files'
+// names), else empty, never the roster's student id, which would name another Canvas user; `SIS User
+// ID` is the roster's student id and `SIS Login ID` its email (Canvas matches on them where `ID` is
+// empty; Moodle on whichever column its import is told to map from).
 std::string write_lms_import(const std::filesystem::path& out, const std::vector<RosterEntry>& roster,
                              const std::vector<std::string>& submitted, const std::vector<LabSpec>& specs,
-                             const ResultMap& results);
+                             const ResultMap& results, const std::map<std::string, std::string>& canvas_ids = {});
 
 }  // namespace grader

@@ -19,6 +19,13 @@
 namespace grader {
 namespace {
 
+// The limits a probe's outcome is told against: two minutes, the rest as any child's.
+SandboxLimits probe_limits() {
+  SandboxLimits limits;
+  limits.seconds = 120;
+  return limits;
+}
+
 // The one-line kernel every device must build and run: work-item i writes 3 * i + 1.
 const char* kProbeKernel = "kernel void kit_probe(global int* out) { out[get_global_id(0)] = 3 * (int)get_global_id(0) + 1; }\n";
 constexpr std::size_t kProbeItems = 64;
@@ -100,7 +107,7 @@ void examine_device(const std::filesystem::path& grader_exe, std::size_t p, std:
   if (pocl) args.push_back("--faults");
   const Probe probe = run_probe(grader_exe, {}, args, {}, platform.is_cpu[d]);
   if (probe.answer.is_null() || !probe.answer.value("ok", false)) {
-    const std::string why = probe.answer.is_null() ? "the check " + probe.outcome.reason(SandboxLimits{120}) + ": " + last_line(probe.outcome.output)
+    const std::string why = probe.answer.is_null() ? "the check " + probe.outcome.reason(probe_limits()) + ": " + last_line(probe.outcome.output)
                                                    : probe.answer.value("message", std::string());
     out.push_back({part, "problem", name + " is listed but cannot build and run a one-line kernel: " + why,
                    pocl ? "sudo scripts/setup.sh (reinstalls PoCL), and check that POCL_CACHE_DIR, if set, is a folder you can write"
