@@ -1,12 +1,12 @@
 #!/usr/bin/env bash
 # Builds the lecture deck slides/lecture.tex into a PDF.
-#   scripts/build-slides.sh [OUT]      (OUT: default build-slides/, relative to the kit's root)
+#   scripts/build-slides.sh [OUT]      (OUT: default build/slides/, as make slides, relative to the kit's root)
 # 1. checks for latexmk and pdflatex, 2. extracts the marked code regions into OUT/listings/,
 # 3. redraws the graphs from slides/data/ into OUT/figures/, 4. draws the solutions of labs 03 and 04
 # as they ran (grader check --draw) into OUT/drawings/, 5. runs latexmk; prints the PDF's path.
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
-out="${1:-build-slides}"
+out="${1:-build/slides}"
 case "$out" in /*) ;; *) out="$root/$out" ;; esac
 python="${PYTHON:-/usr/bin/python3}"
 

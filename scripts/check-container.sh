@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Builds the kit's container image (the top-level Dockerfile: Debian 12, scripts/setup.sh, make build)
-# and runs `make check` in it, timed. Usage: scripts/check-container.sh [docker|podman]
+# and checks the solutions' visible cases in it (`grader check --dir solutions`), timed. Usage: scripts/check-container.sh [docker|podman]
 # (default: whichever is installed, podman first).
-#   `make check` runs as the Dockerfile's `check` stage, while the image is built, so a builder that
+#   The check runs as the Dockerfile's `check` stage, while the image is built, so a builder that
 #   cannot run containers (podman build --isolation=chroot, where the kernel refuses a container's
 #   limits) checks it too. ISOLATION=chroot passes --isolation=chroot to podman build.
 #   When Docker Hub cannot be reached (the base image debian:12 cannot be pulled), the base is made
@@ -32,4 +32,4 @@ start=$(date +%s)
 echo "check-container: image reduction-kit (scripts/setup.sh, make build) in $(( $(date +%s) - start )) s"
 start=$(date +%s)
 "$engine" build "${opts[@]}" --build-arg BASE="$base" --target check -t reduction-kit-check .
-echo "check-container: make check in the image: $(( $(date +%s) - start )) s; run it yourself with: $engine run --rm reduction-kit"
+echo "check-container: grader check --dir solutions in the image: $(( $(date +%s) - start )) s; make check on the labs: $engine run --rm reduction-kit"

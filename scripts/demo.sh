@@ -64,5 +64,31 @@ echo "== Grading the example class (grader/examples/class: twelve lab 03 submiss
 out=build/demo-grades
 rm -rf "$out"
 build/bin/grader grade --labs 03 --submissions grader/examples/class --out "$out" --jobs 2 || status=1
-echo "(per-student reports: $out/<student>/report.md; expected grades: grader/examples/class/EXPECTED.json)"
+# Each student's points against EXPECTED.json's (a number, or a [min, max] range where undefined
+# behaviour may decide): the first "points" after a student's name there, the lab column here.
+expected=grader/examples/class/EXPECTED.json
+if [ -f "$out/gradebook.csv" ]; then
+  if awk -F, '
+      FNR == NR {
+        if (match($0, /^    "[^"]+": \{/)) { name = substr($0, 6); sub(/".*/, "", name); want = 1; next }
+        if (want && $0 ~ /"points":/) { v = $0; sub(/.*"points": */, "", v); gsub(/[][ ]/, "", v); sub(/,$/, "", v); exp_[name] = v; want = 0 }
+        next
+      }
+      FNR > 1 {
+        got = $2 + 0; n = split(exp_[$1], r, ",")
+        if (!($1 in exp_)) { printf "demo: %s is graded but not in EXPECTED.json\n", $1; bad = 1; next }
+        lo = r[1] + 0; hi = (n > 1 ? r[2] : r[1]) + 0; seen[$1] = 1
+        if (got < lo - 1e-9 || got > hi + 1e-9) { printf "demo: %s got %s points, EXPECTED.json says %s\n", $1, $2, exp_[$1]; bad = 1 }
+      }
+      END {
+        for (s in exp_) if (!(s in seen)) { printf "demo: %s is in EXPECTED.json but was not graded\n", s; bad = 1 }
+        exit bad
+      }' "$expected" "$out/gradebook.csv" >&2; then
+    echo "Every student's points are those grader/examples/class/EXPECTED.json gives."
+  else
+    echo "demo: the example class's points differ from $expected (above)" >&2
+    status=1
+  fi
+fi
+echo "(per-student reports: $out/<student>/report.md; the grades and why: $expected)"
 exit $status

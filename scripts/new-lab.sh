@@ -39,9 +39,13 @@ done < <(find "$template" -type f | sort)
 for f in "${written[@]}"; do echo "wrote $f"; done
 cat <<NEXT
 new lab $name: kernel $kernel in labs/$name/$kernel.cl, host library labs/$name/$snake.cpp.
-No list of labs was edited: kit_add_lab() in labs/$name/CMakeLists.txt registers it. Next:
-  make build                                 # builds build/bin/$name and the grader with the lab in it
-  build/bin/grader reference --labs $nn        # stores grader/reference/$name.json from the solution
-  build/bin/grader check $nn --dir solutions   # the solution: every visible point
-  git add labs/$name solutions/$name grader/specs/$name.json grader/mutants/$name.equivalent.json grader/reference
+No list of labs was edited: kit_add_lab() in labs/$name/CMakeLists.txt registers it. Next (docs/lab-authors.md, "Adding a lab"):
+  make build                                      # builds build/bin/$name and the grader with the lab in it
+  build/bin/grader reference --labs $nn             # stores grader/reference/$name.json from the solution
+  build/bin/grader release-specs --kit-starters   # stores the starter's hash in grader/starters.json
+  build/bin/grader check $nn                        # the starter: 0 points (exits 1)
+  build/bin/grader check $nn --dir solutions        # the solution: every visible point
+  build/bin/grader mutants $nn                      # each mutant killed, or listed in grader/mutants/$name.equivalent.json
+  git add labs/$name solutions/$name grader/specs/$name.json grader/reference grader/starters.json grader/mutants/$name.equivalent.json
+and add the lab's row to the labs table in README.md.
 NEXT

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # make student-release DEST=dir [LABS=01,02,03]: what students get. The starters, common/, the lab programs, the
-# grader with the visible cases only, the lab READMEs, the students' README and demo, and the GitHub
+# grader with the visible cases only, the lab READMEs, the students' README (docs/students.md) and demo, and the GitHub
 # Classroom workflow. Not: solutions/, hidden cases, the speed case's baseline (the solution), tests,
 # the example class, the mutants, the benchmark, the deck (its listings are cut from the solutions).
 # LABS releases those labs only (the others' folders, specs and references stay out). Any release,
@@ -42,7 +42,10 @@ released=$(ls grader/specs | sed 's/\.json$//')
 unreleased=$(comm -23 <(ls -d labs/[0-9][0-9]-*/ | xargs -n1 basename | sort) <(echo "$released" | sort))
 left_out='^(solutions/|tests/|bench/|slides/|\.ci/|\.github/|grader/mutants/|grader/examples/|grader/reference/|grader/specs/'
 left_out+='|grader/gradescope/|grader/release/|grader/classroom/|scripts/(measure-gpu|measure-build|check-fresh-machine|gradescope-zip|student-release|compare-verdicts|build-slides|plot_benchmark|plot_deck_graphs|draw_readme_figures|new-lab)'
-left_out+='|labs/[^/]+/test_[^/]*\.cpp$|labs/shared/test_[^/]*\.cpp$|README\.md$|Makefile$|scripts/demo\.sh$)'
+left_out+='|labs/[^/]+/test_[^/]*\.cpp$|labs/shared/test_[^/]*\.cpp$|README\.md$|Makefile$|scripts/demo\.sh$'
+# The documents for instructors, lab authors and maintainers stay out; the students' is the release's
+# README.md, and the drawings the labs' READMEs show (docs/figures/) go with them.
+left_out+='|docs/[^/]+\.md$|docs/reference/|docs/measurements/|grader/README\.md$|CHANGELOG\.md$|scripts/write-grader-reference)'
 for lab in $unreleased; do left_out+="|^labs/$lab/"; done
 # A file the release would hold but git does not track: refused by name (git add it, or move it out).
 untracked=$(git ls-files --others --exclude-standard | { grep -Ev "$left_out" || true; })
@@ -82,13 +85,14 @@ for lab in $released; do
     done
   done
 done
-# The README's examples use lab 03; a release without it shows its first lab instead.
+# The release's README is the students' document, docs/students.md. Its examples use lab 03; a
+# release without it shows its first lab instead.
 first=$(echo $released | cut -d' ' -f1)
 if echo "$released" | grep -qx 03-array-mult-reduce; then
-  cp grader/release/README.md "$dest/README.md"
+  cp docs/students.md "$dest/README.md"
 else
   sed -e "s/03-array-mult-reduce/$first/g" -e "s/check 03/check ${first:0:2}/g" -e "s/lab 03/lab ${first:0:2}/g" \
-    grader/release/README.md >"$dest/README.md"
+    docs/students.md >"$dest/README.md"
 fi
 cp grader/release/Makefile "$dest/Makefile"  # only the targets that work in a release
 cp grader/release/demo.sh "$dest/scripts/demo.sh"

@@ -78,3 +78,27 @@ TEST_CASE("counts accept decimal and binary suffixes") {
   CHECK(kit::format_count(8000000) == "8M");
   CHECK(kit::format_count(1234) == "1234");
 }
+
+TEST_CASE("make_int_data: whole numbers in the range asked, the same for a seed, every value reached, an empty range refused") {
+  const auto a = kit::make_int_data(42, 0, 100000, 0, 15);
+  CHECK(a == kit::make_int_data(42, 0, 100000, 0, 15));
+  CHECK(a != kit::make_int_data(42, 1, 100000, 0, 15));  // another stream
+  std::vector<std::size_t> seen(16, 0);
+  for (std::int32_t v : a) {
+    REQUIRE(v >= 0);
+    REQUIRE(v <= 15);
+    ++seen[v];
+  }
+  // Each of 16 values expects 6250 of 100000; a fair source stays within 5 % of that (the binomial's
+  // standard deviation is about 77, so 312 is four of them).
+  for (std::size_t k = 0; k < seen.size(); ++k) {
+    CAPTURE(k);
+    CHECK(seen[k] > 6250 - 312);
+    CHECK(seen[k] < 6250 + 312);
+  }
+  for (std::size_t i = 0; i < 1000; ++i) CHECK(kit::int_value(7, 3, i, -5, -5) == -5);  // a range of one value
+  const auto wide = kit::make_int_data(1, 0, 1000, INT32_MIN, INT32_MAX);
+  CHECK(std::any_of(wide.begin(), wide.end(), [](std::int32_t v) { return v < -1000000000; }));
+  CHECK(std::any_of(wide.begin(), wide.end(), [](std::int32_t v) { return v > 1000000000; }));
+  CHECK_THROWS_WITH_AS(kit::make_int_data(1, 0, 10, 3, 2), doctest::Contains("[3, 2] is empty"), kit::Error);
+}

@@ -1,4 +1,4 @@
-// make new-lab: "Adding a lab" in README.md, run as it is written, in a copy of the kit. Every
+// make new-lab: "Adding a lab" in docs/lab-authors.md, run as it is written, in a copy of the kit. Every
 // command of that section's checklist runs in order, in the copy (never in the kit): the lab is
 // written, builds, its starter scores 0 and its solution every point, its mutants are all killed or
 // listed, the release of that lab alone is refused until its files are added to git and then builds
@@ -23,19 +23,19 @@ namespace fs = std::filesystem;
 
 namespace {
 
-// The commands of README.md's "### Adding a lab" section, in order.
+// The commands of docs/lab-authors.md's "## Adding a lab" section, in order.
 std::vector<test::docs::Shown> checklist() {
-  const fs::path readme = kit::root() / "README.md";
+  const fs::path readme = kit::root() / "docs" / "lab-authors.md";
   std::ifstream in(readme);
   std::size_t number = 0, first = 0, last = SIZE_MAX;
   for (std::string line; std::getline(in, line);) {
     ++number;
-    if (line == "### Adding a lab") first = number;
+    if (line == "## Adding a lab") first = number;
     else if (first && last == SIZE_MAX && number > first && line.rfind("#", 0) == 0 && line.find("# ") != std::string::npos) last = number;
   }
-  REQUIRE_MESSAGE(first > 0, "README.md has no \"### Adding a lab\" section");
+  REQUIRE_MESSAGE(first > 0, "docs/lab-authors.md has no \"## Adding a lab\" section");
   std::vector<test::docs::Shown> out;
-  for (const auto& s : test::docs::commands(readme, "README.md")) {
+  for (const auto& s : test::docs::commands(readme, "docs/lab-authors.md")) {
     const std::size_t at = std::stoul(s.where.substr(s.where.rfind(':') + 1));
     if (at > first && at < last) out.push_back(s);
   }
@@ -48,7 +48,7 @@ double seconds_since(std::chrono::steady_clock::time_point start) {
 
 }  // namespace
 
-TEST_CASE("make new-lab: README.md's \"Adding a lab\" checklist, run in a copy of the kit, makes a lab that builds, grades and releases") {
+TEST_CASE("make new-lab: docs/lab-authors.md's \"Adding a lab\" checklist, run in a copy of the kit, makes a lab that builds, grades and releases") {
   const auto started = std::chrono::steady_clock::now();
   const auto steps = checklist();
   // The checklist, as the section promises it: the command, the build, the references, both checks,
@@ -59,7 +59,7 @@ TEST_CASE("make new-lab: README.md's \"Adding a lab\" checklist, run in a copy o
                            "grader check 09 --dir solutions", "grader mutants 09", "git add ", "grader/mutants/09-name.equivalent.json",
                            "make student-release DEST=build/release-09 LABS=09"})
     CHECK_MESSAGE(shown.find(step) != std::string::npos, "the checklist lacks `" << step << "`:\n" << shown);
-  const std::string readme = test::read(kit::root() / "README.md");
+  const std::string readme = test::read(kit::root() / "docs" / "lab-authors.md");
   for (const char* key : {"tolerance()", "**keys**", "**values**", "exact-whole-below-2^24", "depth-bound", "digest", "per-method-bound"})
     CHECK_MESSAGE(readme.find(key) != std::string::npos, "\"Adding a lab\" does not explain " << key);
 
@@ -107,6 +107,13 @@ TEST_CASE("make new-lab: README.md's \"Adding a lab\" checklist, run in a copy o
     CHECK_MESSAGE(made.find(std::string("wrote ") + file) != std::string::npos, "make new-lab does not name " << file << ":\n" << made);
   }
   CHECK(made.find("No list of labs was edited") != std::string::npos);
+  // Its "Next:" list is the checklist's: every step after make new-lab and before the release, and
+  // the labs table of README.md.
+  for (const auto& s : steps) {
+    if (s.command.rfind("make new-lab", 0) == 0 || s.command.rfind("make student-release", 0) == 0) continue;
+    CHECK_MESSAGE(made.find(s.command) != std::string::npos, "make new-lab's Next: list lacks `" << s.command << "`:\n" << made);
+  }
+  CHECK(made.find("labs table in README.md") != std::string::npos);
   for (const char* folder : {"labs/09-name", "solutions/09-name"})  // every placeholder filled
     for (const auto& e : fs::recursive_directory_iterator(kit / folder))
       CHECK_MESSAGE(test::read(e.path()).find('@') == std::string::npos, e.path().string() << " keeps a placeholder");

@@ -64,7 +64,7 @@ void check_release_readmes(const fs::path& tree, const std::string& env, const s
   for (const auto& [readme, shown_as] : readmes) check_paths(tree, readme, shown_as);
 
   // The release's Makefile: every target it offers plans (make -n), none needs what the release lacks.
-  for (const char* target : {"all", "setup", "build", "demo", "check", "clean"}) {
+  for (const char* target : {"all", "setup", "build", "demo", "check", "doctor", "clean"}) {
     const auto plan = test::run_command("make -n -C '" + tree.string() + "' " + target);
     CHECK_MESSAGE(plan.exit_code == 0, label << ": make -n " << target << ": " << plan.output);
   }

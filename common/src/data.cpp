@@ -58,6 +58,22 @@ std::vector<float> make_data(DataKind kind, std::uint64_t seed, std::uint64_t st
   return v;
 }
 
+std::int32_t int_value(std::uint64_t seed, std::uint64_t stream, std::uint64_t index, std::int32_t low, std::int32_t high) {
+  if (low > high) throw Error("integer data range [" + std::to_string(low) + ", " + std::to_string(high) + "] is empty: low is above high");
+  const std::uint64_t bits = splitmix64(splitmix64(seed * 0x100000001B3ull + stream) ^ index);
+  const std::uint64_t span = static_cast<std::uint64_t>(static_cast<std::int64_t>(high) - low) + 1;  // at most 2^32
+  // The top 32 bits times the span, over 2^32: every value of a span below 2^32 within one count of equally likely.
+  return static_cast<std::int32_t>(low + static_cast<std::int64_t>(((bits >> 32) * span) >> 32));
+}
+
+std::vector<std::int32_t> make_int_data(std::uint64_t seed, std::uint64_t stream, std::size_t count, std::int32_t low, std::int32_t high) {
+  int_value(seed, stream, 0, low, high);  // refuses an empty range before any work
+  std::vector<std::int32_t> v(count);
+#pragma omp parallel for schedule(static)
+  for (std::size_t i = 0; i < count; ++i) v[i] = int_value(seed, stream, i, low, high);
+  return v;
+}
+
 std::size_t parse_count(const std::string& text) {
   std::size_t pos = 0;
   while (pos < text.size() && std::isdigit(static_cast<unsigned char>(text[pos]))) ++pos;

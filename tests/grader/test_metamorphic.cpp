@@ -315,7 +315,7 @@ TEST_CASE("grader mutants --metamorphic: on every lab, the control and mutants e
   // braces added) and `rewritten-relaid` (built-ins hoisted, size_t indices, << 1 as * 2, re-laid
   // with the braces of one-statement bodies removed), with the safety and algorithm checks: the
   // gradings of the test that graded renamed and re-laid kernels alone, with every rewrite in them.
-  // Each rewrite alone: `grader mutants --metamorphic` without --variants (grader/README.md).
+  // Each rewrite alone: `grader mutants --metamorphic` without --variants (docs/lab-authors.md).
   test::TempDir out;
   const auto start = std::chrono::steady_clock::now();
   const auto run = test::run_program("grader", "mutants --metamorphic --variants rewritten,rewritten-relaid --max-per-lab 1 --out " +

@@ -25,6 +25,12 @@ float data_value(DataKind kind, std::uint64_t seed, std::uint64_t stream, std::u
 std::vector<float> make_data(DataKind kind, std::uint64_t seed, std::uint64_t stream,
                              std::size_t count);
 
+// Whole numbers in [low, high] for a lab whose buffers hold integers (a histogram's bins, a
+// scan of counts): element i of stream s under seed k, a pure function of (k, s, i) as above, each
+// value of the range about equally likely. Throws kit::Error naming the range when low > high.
+std::int32_t int_value(std::uint64_t seed, std::uint64_t stream, std::uint64_t index, std::int32_t low, std::int32_t high);
+std::vector<std::int32_t> make_int_data(std::uint64_t seed, std::uint64_t stream, std::size_t count, std::int32_t low, std::int32_t high);
+
 // "8M" = 8'000'000, "1Mi" = 1'048'576, "4096", "2Gi"; throws kit::Error naming the text when it
 // is not a positive count.
 std::size_t parse_count(const std::string& text);

@@ -14,8 +14,8 @@ constexpr Word<CaseStatus> kCaseStatusWords[] = {
     {CaseStatus::OutOfMemory, "out-of-memory"}, {CaseStatus::NotRun, "not-run"},
     {CaseStatus::Error, "error"},     {CaseStatus::Late, "late"},
     {CaseStatus::NotChecked, "not-checked"}, {CaseStatus::Scaled, "scaled"},
-                                                 {CaseStatus::DeviceDisagrees, "device-disagrees"}};
-static_assert(one_word_each(kCaseStatusWords, CaseStatus::DeviceDisagrees));
+                                                 {CaseStatus::DeviceDisagrees, "device-disagrees"}, {CaseStatus::Withheld, "withheld"}};
+static_assert(one_word_each(kCaseStatusWords, CaseStatus::Withheld));
 
 constexpr Word<CaseKind> kCaseKindWords[] = {{CaseKind::Case, "case"},
                                              {CaseKind::Speed, "speed"},

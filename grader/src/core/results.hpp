@@ -44,6 +44,11 @@ enum class CaseStatus {
   // points that the spec's device_disagrees_share (or --device-disagrees-share) gives, 1 by
   // default; the message says what the device gave and what Oclgrind showed.
   DeviceDisagrees,
+  // "withheld": the speed case of a right kernel whose timing noise (the middle half of its
+  // alternating pairs) was too wide to place it, measured twice (judge/speed_noise.hpp): its points
+  // are withheld for the instructor's review, never taken as slow; the message gives both
+  // measurements and the points each end of their spread would give. `grade --regrade` measures it again.
+  Withheld,
 };
 
 // What a line of a lab's result is, and how the spec's points policy treats it.

@@ -137,6 +137,8 @@ std::string status_phrase(const LabResult* r, const LabSpec& spec) {
     phrases.push_back("device disagrees on " + std::to_string(n) + (n == 1 ? " case" : " cases") + " (right under Oclgrind: review)");
   for (const CaseResult& c : r->cases)
     if (c.kind == CaseKind::Late) phrases.push_back(late_phrase(c));
+  for (const CaseResult& c : r->cases)
+    if (c.status == CaseStatus::Withheld) phrases.push_back("speed withheld for review (" + format_points(c.max_points) + " points: timing too noisy)");
   std::string all;
   for (const std::string& p : phrases) all += (all.empty() ? "" : "; ") + p;
   std::string late;

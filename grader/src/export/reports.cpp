@@ -148,6 +148,7 @@ std::string student_report_md(const std::string& student, const std::vector<LabS
 
 const char* check_label(const CaseResult& c) {
   if (c.status == CaseStatus::DeviceDisagrees) return "DEVICE";
+  if (c.status == CaseStatus::Withheld) return "REVIEW";
   const bool passed = c.status == CaseStatus::Passed || c.status == CaseStatus::Scaled;
   if (passed && c.points <= 0 && c.max_points > 0) return "FAIL";  // a check that passed, scaled to nothing
   if (passed) return c.status == CaseStatus::Passed && c.points >= c.max_points ? "PASS" : "PART";

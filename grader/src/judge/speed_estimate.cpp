@@ -4,13 +4,9 @@
 #include <cmath>
 #include <cstdio>
 
+#include "judge/speed_noise.hpp"
+
 namespace grader {
-namespace {
-
-// The speed case's rule (grade.cpp's speed_case): full points from full_at, in proportion below.
-double points_at(const SpeedSpec& sp, double ratio) { return std::round(sp.points * std::min(1.0, ratio / sp.full_at) * 100) / 100; }
-
-}  // namespace
 
 void judge_speed_estimate(const SpeedSpec& sp, const SpeedEstimate& stored, const nlohmann::json& measured, CaseResult& cr) {
   const double mine = measured.at("ratio").get<double>(), mine_low = measured.at("low").get<double>(),
@@ -24,7 +20,7 @@ void judge_speed_estimate(const SpeedSpec& sp, const SpeedEstimate& stored, cons
   // and its high end would give nearly any right kernel full points. The band is shown with the
   // points at both ends, so that a student sees how far the noise could move the figure; the graded
   // figure, timed against the solution itself on the course's machine, decides.
-  cr.points = points_at(sp, estimate);
+  cr.points = speed_points(sp, estimate);
   cr.status = estimate >= sp.full_at ? CaseStatus::Passed : CaseStatus::Slow;
   char text[1000];
   std::snprintf(text, sizeof text,
@@ -33,7 +29,7 @@ void judge_speed_estimate(const SpeedSpec& sp, const SpeedEstimate& stored, cons
                 "end). Measured: your kernel at %.2f x the host's OpenMP dot product (median of %d alternating pairs, "
                 "middle half %.2f .. %.2f); the solution at %.2f x (%.2f .. %.2f over %d runs, %s). This is an estimate: "
                 "the graded figure comes from the course's grading machine, timed against the solution itself",
-                estimate, low, high, cr.points, sp.points, sp.full_at, points_at(sp, low), points_at(sp, high), mine, sp.pairs,
+                estimate, low, high, cr.points, sp.points, sp.full_at, speed_points(sp, low), speed_points(sp, high), mine, sp.pairs,
                 mine_low, mine_high, stored.solution, stored.low, stored.high, stored.runs, stored.measured.c_str());
   cr.message = text;
   if (cr.status == CaseStatus::Slow) cr.hint = sp.slow_hint;

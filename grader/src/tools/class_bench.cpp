@@ -158,7 +158,10 @@ Timed grade(const ClassBenchOptions& o, const fs::path& submissions, const fs::p
 // What a verdict is made of: each case's status and points. The speed case's points follow a
 // timing, so only whether it counted (a right result) is compared.
 std::string verdict_of(const CaseResult& c) {
-  if (c.kind == CaseKind::Speed) return c.status == CaseStatus::Passed || c.status == CaseStatus::Slow || c.status == CaseStatus::Scaled ? "right" : word(c.status);
+  if (c.kind == CaseKind::Speed)
+    return c.status == CaseStatus::Passed || c.status == CaseStatus::Slow || c.status == CaseStatus::Scaled || c.status == CaseStatus::Withheld
+               ? "right"
+               : word(c.status);
   std::ostringstream text;
   text << word(c.status) << " " << c.points;
   return text.str();

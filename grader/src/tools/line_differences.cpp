@@ -9,11 +9,12 @@ namespace grader {
 namespace {
 
 // Two speed lines whose measurements cannot tell the kernels' speeds apart: both timed right
-// (passed or slow), and the quartile ranges of their pairs' ratios overlap. A machine's load moves
+// (passed, slow, or withheld for its noise), and the quartile ranges of their pairs' ratios overlap. A machine's load moves
 // a median across the full-points mark without either kernel being faster.
 bool same_speed_within_spread(const CaseResult& a, const CaseResult& b) {
   const auto timed = [](const CaseResult& c) {
-    return c.kind == CaseKind::Speed && (c.status == CaseStatus::Passed || c.status == CaseStatus::Slow) && c.ratio_low >= 0 &&
+    return c.kind == CaseKind::Speed && (c.status == CaseStatus::Passed || c.status == CaseStatus::Slow || c.status == CaseStatus::Withheld) &&
+           c.ratio_low >= 0 &&
            c.ratio_high >= c.ratio_low;
   };
   return timed(a) && timed(b) && a.ratio_low <= b.ratio_high && b.ratio_low <= a.ratio_high;

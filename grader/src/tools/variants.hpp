@@ -1,5 +1,5 @@
 #pragma once
-// The metamorphic variants `grader mutants --metamorphic` grades (grader/README.md): the same
+// The metamorphic variants `grader mutants --metamorphic` grades (docs/lab-authors.md): the same
 // program renamed, laid out afresh (metamorphic.hpp) or rewritten another way with the same
 // meaning (rewrites.hpp), each alone, and two that hold every rewrite.
 #include <iosfwd>
