@@ -4,6 +4,7 @@
 #include <doctest/doctest.h>
 
 #include <chrono>
+#include <regex>
 #include <nlohmann/json.hpp>
 
 #include "export/reports.hpp"
@@ -148,4 +149,34 @@ TEST_CASE("grader check's text gives a line the time budget did not run its reas
   r.cases.push_back(c);
   const std::string text = grader::check_report(r);
   CHECK_MESSAGE(text.find(c.message) != std::string::npos, text);
+}
+
+TEST_CASE("a case run again alone after a time-out gets the build limit on top of its own: a first launch's compile is not the case's time") {
+  // Lab 01 with every case limited to 10 ms: PoCL compiles the kernel for each work-group size at
+  // its first launch (25 to 170 ms measured), so each first case at a size runs past 10 ms beside
+  // the others; run again alone it gets the build limit on top (PoCL's cache holds nothing from a
+  // child stopped mid-compile), passes, and its line says the time was the build's. With no such
+  // allowance every case ran past 10 ms alone too and lost its point (shown to fail before).
+  test::TempDir dir;
+  std::string spec = test::read(kit::root() / "grader/specs/01-array-mult.json");
+  const std::regex limit(R"("time_limit_s": [0-9.]+)");
+  spec = std::regex_replace(spec, limit, "\"time_limit_s\": 0.01");
+  REQUIRE(spec.find("\"build_time_limit_s\": 60") != std::string::npos);
+  test::write(dir / "specs" / "01-array-mult.json", spec);
+  test::write(dir / "class" / "ann" / "ArrayMult.cl", test::read(kit::root() / "solutions/01-array-mult/ArrayMult.cl"));
+  const auto run = test::run_program("grader", "--specs " + (dir / "specs").string() + " --references " +
+                                                   (kit::root() / "grader" / "reference").string() + " grade --labs 01 --no-oclgrind --jobs 1 --submissions " +
+                                                   (dir / "class").string() + " --out " + (dir / "out").string());
+  REQUIRE_MESSAGE(run.exit_code == 0, run.output);
+  const json report = json::parse(test::read(dir / "out" / "ann" / "report.json"));
+  std::size_t cases = 0, within_build_limit = 0;
+  for (const json& c : report.at("labs").at(0).at("cases")) {
+    if (c.at("kind") != "case" || c.at("max_points").get<double>() <= 0) continue;
+    ++cases;
+    CAPTURE(c.dump());
+    CHECK(c.at("points").get<double>() == c.at("max_points").get<double>());
+    within_build_limit += c.at("message").get<std::string>().find("within the build limit added to a run again") != std::string::npos;
+  }
+  CHECK(cases > 5);
+  CHECK(within_build_limit > 0);
 }

@@ -84,6 +84,11 @@ class CaseRunner {
  private:
   struct Child;
   double limit_of(std::size_t pos) const { return spec_.cases[indices_[pos]].time_limit_s; }
+  // A case run again alone after a time-out gets the build limit on top of its own: PoCL compiles
+  // the kernel for each work-group size at its first launch there, and a first child stopped at
+  // the case's limit left no compiled kernel in the cache, so the time may have been the build's.
+  // Whether it was is said on its line (grade.cpp); a case that runs past both still times out.
+  double compile_allowance(std::size_t pos) const { return confirming_ && out_.timed_out_first[pos] ? spec_.build_time_limit_s : 0; }
   // The PoCL threads a case asks for (0: the run's); on a device other than PoCL's CPU they mean
   // nothing, and every case is 0: one child runs them all there (no second context and build).
   int own_threads(std::size_t pos) const { return s_.cpu_device ? case_threads(spec_.cases[indices_[pos]], 0) : 0; }
@@ -144,7 +149,7 @@ struct CaseRunner::Child {
     }
     while (!r.stop_ && !abandoned && done < mine.size()) {
       const std::filesystem::path file = dir / ("case-" + std::to_string(done) + ".json");
-      if (!std::filesystem::exists(file)) return phase_start + after(r.limit_of(mine[done]));
+      if (!std::filesystem::exists(file)) return phase_start + after(r.limit_of(mine[done]) + r.compile_allowance(mine[done]));
       const std::size_t pos = mine[done];
       r.out_.results[pos] = read_result(file);
       r.out_.seconds[pos] = seconds_between(phase_start, now);
@@ -169,7 +174,7 @@ SandboxLimits CaseRunner::limits_for(const std::vector<std::size_t>& mine) const
   if (s_.cpu_device) zero_fresh_memory(limits);
   guard_buffer_ends(limits, true);
   if (!s_.build_service.empty()) limits.environment.emplace_back(kit::kBuildServiceVariable, s_.build_service);
-  for (std::size_t p : mine) limits.seconds += limit_of(p);  // the CPU-time backstop covers them all
+  for (std::size_t p : mine) limits.seconds += limit_of(p) + compile_allowance(p);  // the CPU-time backstop covers them all
   return limits;
 }
 
@@ -205,7 +210,7 @@ std::size_t CaseRunner::launch(const std::vector<std::size_t>& mine, bool& built
   if (!built || stop_ || child.abandoned || child.done == mine.size()) return child.done;
   // The child ended in the case at mine[done]: a time-out, a crash, out of memory.
   const std::size_t pos = mine[child.done];
-  limits.seconds = limit_of(pos);
+  limits.seconds = limit_of(pos) + compile_allowance(pos);
   out_.results[pos] = step_result({json::object(), outcome}, limits);  // no result file: always "sandbox"
   out_.seconds[pos] = seconds_between(child.phase_start, Clock::now());
   // A crash or running out of memory after other cases ran in this child may be their doing

@@ -128,9 +128,17 @@ void case_lines(const LabSpec& spec, const LabReference& reference, const LabDri
       continue;
     }
     r.cases.push_back(judge_case(spec, reference, driver, indices[pos], runs.results[pos], runs.seconds[pos], source, shown_as));
-    if (runs.timed_out_first[pos])
-      r.cases.back().message += std::string(r.cases.back().message.empty() ? "" : "; ") +
-                                "run again alone after a time-out while other kernels were graded on the device (this run counts)";
+    if (runs.timed_out_first[pos]) {
+      std::string said = "run again alone after a time-out while other kernels were graded on the device (this run counts";
+      if (runs.seconds[pos] > c.time_limit_s && r.cases.back().status != CaseStatus::Timeout) {
+        char took[400];
+        std::snprintf(took, sizeof took, "; it took %.2f s, past the case's %.2g s but within the build limit added to a run again: the "
+                      "device compiles the kernel for each work-group size at its first launch, which is the build's time, not the case's",
+                      runs.seconds[pos], c.time_limit_s);
+        said += took;
+      }
+      r.cases.back().message += std::string(r.cases.back().message.empty() ? "" : "; ") + said + ")";
+    }
   }
 }
 
