@@ -152,14 +152,16 @@ class ClassRun {
     std::size_t already = 0;
     const std::vector<std::size_t> labs = labs_longest_first(o_.specs);
     left_.assign(students.size(), 0);
-    for (std::size_t i = 0; i < students.size(); ++i) {
-      const Student& s = students[i];
-      total_ += o_.specs.size();
-      for (const std::size_t l : labs)
-        if (results_.count({s.student, o_.specs[l].lab})) ++already;
-        else todo_.push_back({&s, l, i}), ++left_[i];
-      if (!left_[i]) std::filesystem::remove_all(work_ / s.student);  // hashed only: its extracted archive, its copies
-    }
+    // Lab by lab, the longest first, every student's kernel of a lab before the next lab's: the
+    // last kernels graded are the shortest, so the jobs run out of work together (graded student
+    // by student, the class ended with one job on a last student's longest lab and the rest idle).
+    for (std::size_t i = 0; i < students.size(); ++i) total_ += o_.specs.size();
+    for (const std::size_t l : labs)
+      for (std::size_t i = 0; i < students.size(); ++i)
+        if (results_.count({students[i].student, o_.specs[l].lab})) ++already;
+        else todo_.push_back({&students[i], l, i}), ++left_[i];
+    for (std::size_t i = 0; i < students.size(); ++i)
+      if (!left_[i]) std::filesystem::remove_all(work_ / students[i].student);  // hashed only: its extracted archive, its copies
     finished_ = already;
     progress_ << students.size() << " students x " << o_.specs.size() << " lab(s): " << already
               << " result(s) already in the journal, " << total_ - already << " to grade\n" << std::flush;

@@ -24,10 +24,10 @@ namespace grader {
 // it again.
 bool needs_retry(const LabResult& r);
 
-// The labs (indices into `specs`) in the order each student's labs are handed to the workers: the
-// longest first, reckoned from the spec as the sum of its cases' time limits and its speed case's;
-// equal ones in the spec's order. The workers take student-labs, not students, so that one
-// student's labs are graded at the same time and the longest is not started last.
+// The labs (indices into `specs`) in the order they are handed to the workers: the longest first,
+// reckoned from the spec as the sum of its cases' time limits and its speed case's; equal ones in
+// the spec's order. The workers take student-labs, every student's kernel of the longest lab
+// first, so that the class ends on its shortest kernels with every worker busy to the end.
 std::vector<std::size_t> labs_longest_first(const std::vector<LabSpec>& specs);
 
 // What the term adds to a batch: the roster, the deadline, the regrades, each a pass over results

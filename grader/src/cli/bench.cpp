@@ -26,6 +26,7 @@ class Bench : public Command {
                      "An earlier run's journal of the same class (its --work's now/journal.jsonl): the student-labs whose cases all "
                      "finished there must get the same verdicts")
         ->check(CLI::ExistingFile);
+    devices_.add_to(app_);
     run_as_.add_to(app_);
   }
 
@@ -37,12 +38,14 @@ class Bench : public Command {
     o_.specs = load_specs(g.specs_dir, split_labs(labs_));
     o_.unique_files = !no_own_helpers_;
     o_.grading.oclgrind = no_races_ ? OclgrindChecks::AlgorithmOnly : OclgrindChecks::All;
+    o_.grading.devices = devices_.checked();  // the class graded on a GPU node's GPU: -p nvidia
     run_class_bench(o_, std::cout);
     return 0;
   }
 
  private:
   RunAsFlag run_as_;
+  DeviceFlags devices_;
   ClassBenchOptions o_;
   std::vector<std::string> labs_;
   bool no_races_ = false, no_own_helpers_ = false;

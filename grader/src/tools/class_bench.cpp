@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <map>
 #include <ostream>
+#include <set>
 #include <sstream>
 
 #include <sys/resource.h>
@@ -321,6 +322,13 @@ void run_class_bench(const ClassBenchOptions& o, std::ostream& out) {
   std::snprintf(line, sizeof line, "    CPU: %.1f s user + system (the grader and the children it waited for), %.0f %% of %d cores' "
                 "wall time\n", now.cpu_seconds, 100 * now.cpu_seconds / (now.stats.seconds * o.jobs), o.jobs);
   out << line;
+  std::snprintf(line, sizeof line, "    CPU per student-lab graded (not reused): %.2f s\n",
+                now.cpu_seconds / double(std::max<std::size_t>(1, items - std::min(items, now.stats.reused))));
+  out << line;
+  std::set<std::string> devices;  // as the children named them: the bench says where it graded
+  for (const auto& [key, r] : now.results)
+    if (!r.device.empty()) devices.insert(r.device);
+  for (const std::string& d : devices) out << "    device: " << d << "\n";
   print_phases(out, now.stats, o.jobs);
   out << "load average after it: " << load_average() << "\n" << std::flush;
   if (o.sample_every > 0) compare_with_earlier_way(o, earlier, now, out);
