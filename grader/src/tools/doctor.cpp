@@ -103,7 +103,9 @@ void examine_device(const std::filesystem::path& grader_exe, std::size_t p, std:
   const bool pocl = kit::is_pocl(platform.name);
   const std::string part = pocl ? "PoCL" : platform.is_cpu[d] ? "OpenCL" : "GPU";
   const std::string name = platform.devices[d] + " (platform " + std::to_string(p) + ": " + platform.name + ")";
-  std::vector<std::string> args = {"-p", std::to_string(p), "-d", std::to_string(d)};
+  // The platform by name: a probe of a CPU device runs with its address space limited, where a
+  // GPU's driver may fail to load and the platforms' numbers shift (PoCL platform 1 here, 0 there).
+  std::vector<std::string> args = {"-p", platform.name, "-d", std::to_string(d)};
   if (pocl) args.push_back("--faults");
   const Probe probe = run_probe(grader_exe, {}, args, {}, platform.is_cpu[d]);
   if (probe.answer.is_null() || !probe.answer.value("ok", false)) {
