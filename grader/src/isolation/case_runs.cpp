@@ -211,6 +211,7 @@ std::size_t CaseRunner::launch(const std::vector<std::size_t>& mine, bool& built
   // The child ended in the case at mine[done]: a time-out, a crash, out of memory.
   const std::size_t pos = mine[child.done];
   limits.seconds = limit_of(pos) + compile_allowance(pos);
+  limits.build_allowance_s = compile_allowance(pos);
   out_.results[pos] = step_result({json::object(), outcome}, limits);  // no result file: always "sandbox"
   out_.seconds[pos] = seconds_between(child.phase_start, Clock::now());
   // A crash or running out of memory after other cases ran in this child may be their doing

@@ -57,8 +57,12 @@ std::string ChildOutcome::reason(const SandboxLimits& limits) const {
   switch (end) {
     case End::NotStarted: return "could not be started";
     case End::TimedOut: {
-      char text[64];
-      std::snprintf(text, sizeof text, "ran past its %.0f s time limit and was stopped", limits.seconds);
+      char text[160];
+      if (limits.build_allowance_s > 0)
+        std::snprintf(text, sizeof text, "ran past its %.0f s time limit and the %.0f s build limit added to a run again, and was stopped",
+                      limits.seconds - limits.build_allowance_s, limits.build_allowance_s);
+      else
+        std::snprintf(text, sizeof text, "ran past its %.0f s time limit and was stopped", limits.seconds);
       return text;
     }
     case End::Signaled:
