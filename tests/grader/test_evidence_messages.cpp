@@ -6,6 +6,7 @@
 
 #include <tuple>
 
+#include "evidence_kernels.hpp"
 #include "kit/paths.hpp"
 #include "support.hpp"
 
@@ -39,18 +40,9 @@ std::string rung_edited(std::string text, const std::string& function, const std
 
 std::string tree_solution() { return test::read(kit::root() / "solutions/04-tree-reductions/TreeReductions.cl"); }
 
-// Rung 5's last six levels, each with its barrier, as the solution writes them.
-const char* kUnrolledLevels =
-    "    if (WG_SIZE >=   64) { if (tid <   32) scratch[tid] += scratch[tid +   32]; barrier(CLK_LOCAL_MEM_FENCE); }\n"
-    "    if (WG_SIZE >=   32) { if (tid <   16) scratch[tid] += scratch[tid +   16]; barrier(CLK_LOCAL_MEM_FENCE); }\n"
-    "    if (WG_SIZE >=   16) { if (tid <    8) scratch[tid] += scratch[tid +    8]; barrier(CLK_LOCAL_MEM_FENCE); }\n"
-    "    if (WG_SIZE >=    8) { if (tid <    4) scratch[tid] += scratch[tid +    4]; barrier(CLK_LOCAL_MEM_FENCE); }\n"
-    "    if (WG_SIZE >=    4) { if (tid <    2) scratch[tid] += scratch[tid +    2]; barrier(CLK_LOCAL_MEM_FENCE); }\n"
-    "    if (WG_SIZE >=    2) { if (tid <    1) scratch[tid] += scratch[tid +    1]; barrier(CLK_LOCAL_MEM_FENCE); }\n";
-
 // The classic warp-synchronous tail: the last 32 work-items' levels without barriers, volatile.
 std::string tree_warp_tail() {
-  return rung_edited(tree_solution(), "reduce5_unrolled", kUnrolledLevels,
+  return rung_edited(tree_solution(), "reduce5_unrolled", test::kRung5LastLevels,
                      "    // The last warp: 32 work-items in lock-step, no barriers needed.\n"
                      "    if (tid < 32)\n"
                      "    {\n"
@@ -66,7 +58,7 @@ std::string tree_warp_tail() {
 
 // The same tail as a helper function, called under if (tid < 32).
 std::string tree_warp_function() {
-  const std::string called = rung_edited(tree_solution(), "reduce5_unrolled", kUnrolledLevels, "    if (tid < 32) warp_reduce(scratch, tid);\n");
+  const std::string called = rung_edited(tree_solution(), "reduce5_unrolled", test::kRung5LastLevels, "    if (tid < 32) warp_reduce(scratch, tid);\n");
   return test::replace_once(called, "// Rung 5: the tree fully unrolled",
                             "// The last warp's levels: its work-items run in lock-step, so no barrier is needed.\n"
                             "void warp_reduce(volatile local int *s, uint tid)\n"

@@ -77,14 +77,6 @@ std::string seconds_text(double s) {
   return t;
 }
 
-// The line of the child's output that says why Oclgrind's runtime library was not loaded, if any.
-std::string preload_failure(const std::string& output) {
-  const std::size_t at = output.find("LD_PRELOAD cannot be preloaded");
-  if (at == std::string::npos) return "";
-  const std::size_t begin = output.rfind('\n', at), end = output.find('\n', at);
-  return output.substr(begin == std::string::npos ? 0 : begin + 1, end == std::string::npos ? std::string::npos : end - begin - 1);
-}
-
 class Stage {
  public:
   Stage(const LabSpec& spec, const GradeSettings& s, const std::filesystem::path& copy, const std::string& shown_as, OclgrindEvidence& e)

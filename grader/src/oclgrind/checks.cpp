@@ -66,6 +66,13 @@ std::string oclgrind_missing() {
          "in /opt/oclgrind";
 }
 
+std::string preload_failure(const std::string& output) {
+  const std::size_t at = output.find("LD_PRELOAD cannot be preloaded");
+  if (at == std::string::npos) return "";
+  const std::size_t begin = output.rfind('\n', at), end = output.find('\n', at);
+  return output.substr(begin == std::string::npos ? 0 : begin + 1, end == std::string::npos ? std::string::npos : end - begin - 1);
+}
+
 std::filesystem::path find_work_span_plugin(const GradeSettings& s) {
   if (const char* env = std::getenv("KIT_WORK_SPAN_PLUGIN"); env && *env) return env;
   return s.grader_exe.parent_path() / "libkit-work-span.so";

@@ -24,6 +24,9 @@ std::string find_oclgrind();
 // Why there is none and how to get it, for the lines that Oclgrind could not check.
 std::string oclgrind_missing();
 std::filesystem::path find_work_span_plugin(const GradeSettings& s);
+// The line of a child's output that says why Oclgrind's runtime library was not preloaded (ld.so's
+// "... from LD_PRELOAD cannot be preloaded ...: ignored."), or "" when there is none.
+std::string preload_failure(const std::string& output);
 
 // One memory-safety check's line `c` (named by safety_name) judged from `findings` (less the
 // false alarms the spec allows, `allowed` of them): unsafe with the first five findings of its

@@ -37,14 +37,6 @@ std::string last_line(const std::string& text) {
   return at == std::string::npos ? t : t.substr(at + 1);
 }
 
-// The line of a child's output that says why Oclgrind's runtime library was not loaded, if any.
-std::string preload_line(const std::string& output) {
-  const std::size_t at = output.find("cannot be preloaded");
-  if (at == std::string::npos) return "";
-  const std::size_t begin = output.rfind('\n', at), end = output.find('\n', at);
-  return output.substr(begin == std::string::npos ? 0 : begin + 1, end == std::string::npos ? std::string::npos : end - begin - 1);
-}
-
 struct Probe {
   json answer;  // the child's JSON line, or null
   ChildOutcome outcome;
@@ -144,7 +136,7 @@ std::string oclgrind_problem(const std::filesystem::path& grader_exe) {
   std::filesystem::remove(log);
   const std::string device = probe.answer.is_null() ? "" : probe.answer.value("device", std::string());
   if (device.find("Oclgrind") == std::string::npos) {
-    const std::string preload = preload_line(probe.outcome.output);
+    const std::string preload = preload_failure(probe.outcome.output);
     return oclgrind + " ran the kernel on " + (device.empty() ? "no device (" + last_line(probe.outcome.output) + ")" : device) +
            ", not on Oclgrind's device: its runtime library was not loaded" + (preload.empty() ? "" : " (" + preload + ")") +
            ", so the Oclgrind checks would see nothing. Fix: sudo scripts/setup.sh (a working Oclgrind), or set KIT_OCLGRIND to an "
