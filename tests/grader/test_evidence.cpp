@@ -5,7 +5,9 @@
 
 #include "atomics_scan.hpp"
 #include "kit/kernel_code.hpp"
+#include "judge/oclgrind_stage.hpp"
 #include "kit/paths.hpp"
+#include "spec/spec.hpp"
 #include "support.hpp"
 
 namespace {
@@ -132,4 +134,41 @@ TEST_CASE("lab 08's compare-and-swap is found in the function the kernel calls, 
   CHECK(lab08::calls_compare_and_swap(solution, "sum_float_atomic"));
   CHECK_FALSE(lab08::calls_compare_and_swap(test::replace_once(solution, "atomic_add_float(total, scratch[0]);", "*total += scratch[0];"),
                                             "sum_float_atomic"));
+}
+
+TEST_CASE("a large case's smaller shape: N mod 2L + 4L elements, one launch, and a fixed grid of many idle work-items cut to the groups that cover them") {
+  // The params of the spec's case called `name` (the grader's own copy: cases change with the spec).
+  const auto params = [](const std::string& lab, const std::string& name) {
+    const grader::LabSpec spec = grader::load_spec(kit::root() / "grader" / "specs" / (lab + ".json"));
+    for (const grader::CaseSpec& c : spec.cases)
+      if (c.name.rfind(name, 0) == 0) return c.params;
+    FAIL("no case " << name << " in " << lab);
+    return grader::json();
+  };
+  const auto shape = [&](const std::string& lab, const std::string& name) {
+    const std::optional<grader::json> s = grader::smaller_shape(lab, params(lab, name));
+    REQUIRE(s.has_value());
+    return *s;
+  };
+  // 50 launches of 65,536 over 4096 groups of 4: 16 elements (65536 mod 8 + 16), and 4 groups of 4
+  // instead of 16,384 work-items, each with its ticket; one launch.
+  const grader::json contention = shape("08-atomics-and-scan", "single pass under contention");
+  CHECK(contention["elements"] == 16);
+  CHECK(contention["groups"] == 4);
+  CHECK(contention["repeats"] == 1);
+  CHECK(contention["local"] == 4);
+  // 300,000 over 1000 groups of 32: 160 elements (32 + 128), 5 groups.
+  const grader::json launches = shape("08-atomics-and-scan", "single pass: 3 launches");
+  CHECK(launches["elements"] == 160);
+  CHECK(launches["groups"] == 5);
+  // 1Mi + 5 over 64 groups of 256: 1029 elements, 5 groups.
+  CHECK(shape("08-atomics-and-scan", "single pass: large N")["groups"] == 5);
+  // A grid of at most 4 work-items an element keeps its groups: lab 08's 3 groups of 256 over
+  // 1025 elements, lab 06's 16 groups of 256 over 1025.
+  CHECK(shape("08-atomics-and-scan", "single pass: N = 65537")["groups"] == 3);
+  const grader::json cascade = shape("06-cascade-reduction", "N = 65537, device combine");
+  CHECK(cascade["elements"] == 1025);
+  CHECK(cascade["groups"] == 16);
+  // A case no larger than its smaller shape has none.
+  CHECK_FALSE(grader::smaller_shape("08-atomics-and-scan", params("08-atomics-and-scan", "single pass: N = 1,")).has_value());
 }

@@ -10,6 +10,7 @@
 #include <doctest/doctest.h>
 
 #include <regex>
+#include <sstream>
 
 #include <nlohmann/json.hpp>
 
@@ -363,4 +364,68 @@ TEST_CASE("a race every case's shape shows: each case is undefined behaviour, an
   CAPTURE(logged);
   CHECK(logged.find("every-together [") != std::string::npos);
   CHECK(logged.find("every {") == std::string::npos);  // no witness run, for the small cases or the large
+}
+
+TEST_CASE("records of steps under Oclgrind: the same check again reads them and gives the same lines, grade after check runs only the steps check did not, a changed kernel runs again") {
+  // KIT_OCLGRIND_RECORDS (judge/oclgrind_records.hpp). A race (every work-item stores the group's
+  // sum: one value, which Oclgrind sees with --uniform-writes) so that a record must carry
+  // findings, not just results. The stand-in for Oclgrind writes down each child it runs and the
+  // steps it was given.
+  test::TempDir dir;
+  const std::filesystem::path runs = dir / "runs", fake = oclgrind_stand_in(dir, runs), records = dir / "records";
+  const std::filesystem::path kernel = dir / "03-array-mult-reduce" / "ArrayMultReduce.cl";
+  const std::string racy = test::replace_once(lab03_solution(), "    if (tnum == 0)\n        dC[wgNum] = prods[0];", "    dC[wgNum] = prods[0];");
+  test::write(kernel, racy);
+  const std::string oclgrind = " KIT_OCLGRIND=" + fake.string() + " " + KIT_BIN_DIR + "/grader ";
+  const auto logged = [&] { return std::filesystem::exists(runs) ? test::read(runs) : std::string(); };
+  const auto check = [&](const std::string& records_setting) {
+    const auto run = test::run_command("KIT_OCLGRIND_RECORDS=" + records_setting + oclgrind + "check 03 --dir " + dir.path.string());
+    CAPTURE(run.output);
+    CHECK(run.exit_code == 1);
+    // The result lines and their status lines, without the seconds a run took.
+    std::string lines;
+    std::istringstream in(run.output);
+    for (std::string line; std::getline(in, line);)
+      if (line.rfind("  PASS ", 0) == 0 || line.rfind("  FAIL ", 0) == 0 || line.rfind("       ", 0) == 0) lines += line + "\n";
+    return lines;
+  };
+  const auto children = [](const std::string& log) {
+    std::size_t n = 0;
+    for (std::size_t at = log.find("-together ["); at != std::string::npos; at = log.find("-together [", at + 1)) ++n;
+    return n;
+  };
+  const std::string first = check(records.string());
+  CAPTURE(first);
+  CHECK(first.find("undefined behaviour: Oclgrind found a write-write data race in global memory at this case's own shape") != std::string::npos);
+  const std::size_t made = children(logged());
+  REQUIRE(made > 0);
+  std::size_t kept = 0;
+  for (const auto& e : std::filesystem::directory_iterator(records)) kept += e.path().extension() == ".json";
+  CHECK(kept >= 5);  // a record per step: the visible cases' shapes, and the large ones' smaller shapes
+  // The same kernel, spec, grader and Oclgrind: no child runs, and every line is the same.
+  CHECK(check(records.string()) == first);
+  CHECK(children(logged()) == made);
+  // Records off: Oclgrind runs again, to the same lines.
+  CHECK(check("") == first);
+  CHECK(children(logged()) == 2 * made);
+  // grader grade of the same file runs only what check did not look at: the hidden cases (and the
+  // memory-safety runs); the visible L = 2 case's 1998 elements are read from its record.
+  const std::size_t before_grade = logged().size();
+  test::write(dir / "subs" / "ann" / "ArrayMultReduce.cl", racy);
+  const auto graded = test::run_command("KIT_OCLGRIND_RECORDS=" + records.string() + oclgrind + "grade --submissions " +
+                                        (dir / "subs").string() + " --out " + (dir / "out").string() + " --labs 03 --jobs 1");
+  CAPTURE(graded.output);
+  CHECK(graded.exit_code == 0);
+  const std::string by_grade = logged().substr(before_grade);
+  CAPTURE(by_grade);
+  CHECK(children(by_grade) > 0);
+  CHECK(by_grade.find("\"elements\":100,") != std::string::npos);  // hidden: L = 1, 100 elements
+  CHECK(by_grade.find("\"elements\":1998,") == std::string::npos);
+  const std::string report = test::read(dir / "out" / "ann" / "report.md");
+  CHECK(report.find("write-write data race in global memory") != std::string::npos);
+  // One changed byte in a comment: another key, Oclgrind runs again.
+  test::write(kernel, "// handed in again\n" + racy);
+  const std::size_t before_change = children(logged());
+  CHECK(check(records.string()).find("write-write data race in global memory") != std::string::npos);
+  CHECK(children(logged()) == before_change + made);
 }

@@ -2,12 +2,15 @@
 
 #include <algorithm>
 #include <chrono>
+#include <memory>
+#include <sstream>
 
 #include "core/files.hpp"
 #include "grader/lab/driver.hpp"
 #include "isolation/case_runs.hpp"
 #include "isolation/fresh_memory.hpp"
 #include "judge/evidence.hpp"
+#include "judge/oclgrind_records.hpp"
 #include "kit/errors.hpp"
 #include "oclgrind/allowances.hpp"
 #include "oclgrind/checks.hpp"
@@ -52,6 +55,11 @@ std::optional<json> smaller_shape(const std::string& lab, const json& params) {
   json shape = params;
   shape["elements"] = smaller;
   if (shape.contains("repeats")) shape["repeats"] = std::size_t(1);  // a count, as the spec writes it
+  // A fixed grid (lab 08's single pass: up to 4096 work-groups) over so few elements is mostly
+  // idle work-items, each costing Oclgrind its ticket and fences: past 4 work-items an element, the
+  // shape keeps the groups that cover its elements (at least four, as it has at least 4L).
+  if (const json g = shape.value("groups", json()); g.is_number_unsigned() && g.get<std::size_t>() * l > 4 * smaller)
+    shape["groups"] = (smaller + l - 1) / l;
   try {
     lab_driver(lab).validate_case(shape);
   } catch (const std::exception&) {
@@ -82,8 +90,26 @@ class Stage {
   Stage(const LabSpec& spec, const GradeSettings& s, const std::filesystem::path& copy, const std::string& shown_as, OclgrindEvidence& e)
       : spec_(spec), s_(s), copy_(copy), shown_as_(shown_as), e_(e), start_(Clock::now()) {}
 
-  // Runs `steps` (all with every check, or all quick) in as few children as needed.
+  // Runs `steps` (all with every check, or all quick) in as few children as needed; where records
+  // are kept (oclgrind_records.hpp), a step recorded before is read instead, and each step run is
+  // recorded, its key locked meanwhile (locks taken in key order: two graders never deadlock).
   void run(std::vector<StepLook*> steps, bool all_checks) {
+    std::map<std::string, std::unique_ptr<OclgrindRecord>> held;  // by key
+    recording_.clear();
+    if (const std::optional<std::filesystem::path> folder = oclgrind_records_folder()) {
+      std::map<std::string, std::vector<StepLook*>> by_key;
+      const std::string kernel = sha256_hex(read_file(copy_));
+      for (StepLook* l : steps) by_key[step_key(*l, kernel, all_checks)].push_back(l);
+      std::set<const StepLook*> read;
+      for (const auto& [key, looks] : by_key) {
+        const OclgrindRecord& record = *held.emplace(key, std::make_unique<OclgrindRecord>(*folder, key)).first->second;
+        const std::optional<StepRecord> kept = record.read();
+        for (StepLook* l : looks)
+          if (kept && restore(*l, *kept)) read.insert(l);
+          else recording_[l] = &record;
+      }
+      steps.erase(std::remove_if(steps.begin(), steps.end(), [&](const StepLook* l) { return read.count(l) > 0; }), steps.end());
+    }
     std::size_t next = 0;
     while (next < steps.size() && e_.not_run.empty()) {
       const double left = kStageBudgetSeconds - seconds_since(start_);
@@ -97,6 +123,82 @@ class Stage {
   }
 
  private:
+  // Everything a step's run depends on (oclgrind_records.hpp); `kernel`: the file's hash.
+  std::string step_key(const StepLook& l, const std::string& kernel, bool all_checks) const {
+    const std::filesystem::path oclgrind = find_oclgrind();
+    const json local = l.step.params.value("local", json());
+    const json key = {{"records", 1},
+                      {"lab", spec_.lab},
+                      {"spec", spec_.sha256},
+                      {"kernel", kernel},
+                      {"shown_as", shown_as_},
+                      {"case", l.step.params},
+                      {"quick", l.step.quick},
+                      {"measured", l.step.measured},
+                      {"seconds", l.step.seconds},
+                      {"all_checks", all_checks},
+                      // Oclgrind's work-group limit is raised for a step that needs it (start()).
+                      {"wide", local.is_number_unsigned() && local.get<std::size_t>() > 1024},
+                      {"grader", file_identity(s_.grader_exe)},
+                      {"oclgrind", file_identity(oclgrind)},
+                      {"oclgrind_runtime", file_identity(oclgrind.parent_path().parent_path() / "lib" / "oclgrind")},
+                      {"plugin", file_identity(find_work_span_plugin(s_))}};
+    return sha256_hex(key.dump());
+  }
+
+  // `l` as its record has it; false where the record shows no launch of it.
+  bool restore(StepLook& l, const StepRecord& r) {
+    std::string text;
+    for (const std::string& line : r.lines) {
+      json j = json::parse(line, nullptr, false);
+      if (j.is_discarded() || !j.is_object()) return false;
+      j["case"] = "0";  // the step's number in this reading
+      text += j.dump() + "\n";
+    }
+    PluginLog log;
+    try {
+      log = parse_plugin_log(text);
+    } catch (const kit::Error&) {
+      return false;
+    }
+    std::map<std::string, std::vector<KernelWork>> launches;
+    std::map<std::string, std::vector<OclgrindFinding>> found = findings_by_step(log, launches, l.step.quick ? std::set<std::string>{"0"} : std::set<std::string>{});
+    if (launches["0"].empty()) return false;
+    l.launches = launches["0"];
+    l.findings = not_allowed(spec_.safety->allow, found["0"], l.launches, l.allowed);
+    l.result = r.result;
+    l.seconds = r.seconds;
+    l.looked = true;
+    e_.device = r.device;
+    e_.ran = true;
+    ++e_.records_read;
+    return true;
+  }
+
+  // Records the steps of the child in `dir` that finished and were looked at, where asked to.
+  void keep_records(const std::filesystem::path& dir, const std::vector<StepLook*>& steps) const {
+    std::map<std::string, const OclgrindRecord*> by_tag;
+    for (std::size_t k = 0; k < steps.size(); ++k) {
+      const auto asked = recording_.find(steps[k]);
+      if (asked != recording_.end() && steps[k]->looked && !steps[k]->timed_out && steps[k]->not_looked.empty())
+        by_tag[std::to_string(k)] = asked->second;
+    }
+    if (by_tag.empty()) return;
+    std::map<std::string, StepRecord> records;
+    std::istringstream lines(read_file(dir / "plugin.jsonl"));
+    for (std::string line; std::getline(lines, line);) {
+      const json j = json::parse(line, nullptr, false);
+      if (j.is_discarded() || !j.is_object() || !j.contains("case") || !j.at("case").is_string()) continue;
+      if (by_tag.count(j.at("case").get<std::string>())) records[j.at("case").get<std::string>()].lines.push_back(line);
+    }
+    for (const auto& [tag, record] : by_tag) {
+      StepRecord& r = records[tag];
+      const StepLook& l = *steps[std::stoul(tag)];
+      r.device = e_.device, r.result = l.result, r.seconds = l.seconds;
+      if (!r.lines.empty()) record->keep(r);
+    }
+  }
+
   // One child for `steps`; returns how many of them it got through (a step it ended on counts).
   std::size_t child(const std::vector<StepLook*>& steps, bool all_checks, double left) {
     const std::filesystem::path dir = s_.workdir / ("oclgrind-" + std::to_string(e_.children++));
@@ -124,7 +226,9 @@ class Stage {
       } catch (const kit::Error& err) {
         return fail_all(steps, std::string("the kit's Oclgrind plugin wrote a log that cannot be read: ") + err.what());
       }
-    return read_steps(dir, steps, log, std::filesystem::exists(plugin_log), outcome, limits);
+    const std::size_t through = read_steps(dir, steps, log, std::filesystem::exists(plugin_log), outcome, limits);
+    keep_records(dir, steps);
+    return through;
   }
 
   // Starts the child under Oclgrind for `steps` and follows it: each step has its own limit from
@@ -214,6 +318,7 @@ class Stage {
   const std::string& shown_as_;
   OclgrindEvidence& e_;
   Clock::time_point start_;
+  std::map<const StepLook*, const OclgrindRecord*> recording_;  // the steps of run() to record, and where
 };
 
 }  // namespace
@@ -265,8 +370,10 @@ OclgrindEvidence look_under_oclgrind(const LabSpec& spec, const GradeSettings& s
     if (!quick) continue;
     if (const std::optional<json> shape = smaller_shape(spec.lab, params)) {
       const auto [at, added] = e.smaller.try_emplace(shape->dump());
-      if (added) at->second.step = {"a smaller shape of \"" + c.name + "\" (" + std::to_string(shape->at("elements").get<std::size_t>()) + " elements)",
-                                    *shape, false, false, !safety.allow.empty(), case_step_seconds(safety)};
+      std::string size = std::to_string(shape->at("elements").get<std::size_t>()) + " elements";
+      if (shape->value("groups", json()) != params.value("groups", json())) size += ", " + shape->at("groups").dump() + " work-groups";
+      if (added) at->second.step = {"a smaller shape of \"" + c.name + "\" (" + size + ")", *shape, false, false, !safety.allow.empty(),
+                                    case_step_seconds(safety)};
       l.smaller = &at->second;
     }
   }

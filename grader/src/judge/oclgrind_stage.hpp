@@ -19,7 +19,8 @@
 // groups left out never wrote) with Oclgrind's own checks (bounds, barriers, the plugin's
 // divisions), and, with every check, whole at its smaller shape: the same fields and work-group
 // size, and as many elements as the remainder of N by 2L plus 4L (the boundary group as it is,
-// and whole groups before it), where the lab accepts such a case. A case no larger than that
+// and whole groups before it), a fixed grid of more than 4 work-items an element cut to the
+// groups that cover them, where the lab accepts such a case. A case no larger than that
 // (a few work-groups of a large L) is run whole with every check. Oclgrind's race check keeps a
 // record per byte of every buffer, so a large case's own buffers would take it minutes even in
 // two work-groups. The steps with every check share one child and the quick ones another: each
@@ -94,6 +95,7 @@ struct OclgrindEvidence {
   std::map<std::string, StepLook> smaller;  // the large cases' smaller shapes, by their case as JSON
   double seconds = 0;
   int children = 0;
+  int records_read = 0;  // children whose run was read from an earlier identical run's record (oclgrind_records.hpp)
 
   const StepLook* of_case(const std::string& name) const;
   // How many case steps were looked at, whole and quick.
