@@ -8,7 +8,14 @@
 #include <cerrno>
 #include <cstdlib>
 
+#include <set>
+#include <sstream>
+
 #include "core/files.hpp"
+#include "judge/oclgrind_stage.hpp"
+#include "kit/errors.hpp"
+#include "oclgrind/allowances.hpp"
+#include "oclgrind/checks.hpp"
 
 namespace grader {
 
@@ -73,6 +80,76 @@ void OclgrindRecord::keep(const StepRecord& r) const {
     write_file_atomically(file_, json{{"device", r.device}, {"result", r.result}, {"lines", r.lines}, {"seconds", r.seconds}}.dump());
   } catch (const std::exception&) {
     // A record is a saving, never a result.
+  }
+}
+
+std::string step_record_key(const LabSpec& spec, const GradeSettings& s, const std::string& kernel, const std::string& shown_as,
+                            const LookStep& step, bool all_checks) {
+  const fs::path oclgrind = find_oclgrind();
+  const json local = step.params.value("local", json());
+  const json key = {{"records", 1},
+                    {"lab", spec.lab},
+                    {"spec", spec.sha256},
+                    {"kernel", kernel},
+                    {"shown_as", shown_as},
+                    {"case", step.params},
+                    {"quick", step.quick},
+                    {"measured", step.measured},
+                    {"seconds", step.seconds},
+                    {"all_checks", all_checks},
+                    // Oclgrind's work-group limit is raised for a child with a step that needs it.
+                    {"wide", local.is_number_unsigned() && local.get<std::size_t>() > 1024},
+                    {"grader", file_identity(s.grader_exe)},
+                    {"oclgrind", file_identity(oclgrind)},
+                    {"oclgrind_runtime", file_identity(oclgrind.parent_path().parent_path() / "lib" / "oclgrind")},
+                    {"plugin", file_identity(find_work_span_plugin(s))}};
+  return sha256_hex(key.dump());
+}
+
+bool restore_step(StepLook& l, const StepRecord& r, const std::vector<AllowedFinding>& allow) {
+  std::string text;
+  for (const std::string& line : r.lines) {
+    json j = json::parse(line, nullptr, false);
+    if (j.is_discarded() || !j.is_object()) return false;
+    j["case"] = "0";  // the step's number in this reading
+    text += j.dump() + "\n";
+  }
+  PluginLog log;
+  try {
+    log = parse_plugin_log(text);
+  } catch (const kit::Error&) {
+    return false;
+  }
+  std::map<std::string, std::vector<KernelWork>> launches;
+  const std::set<std::string> quick = l.step.quick ? std::set<std::string>{"0"} : std::set<std::string>{};
+  std::map<std::string, std::vector<OclgrindFinding>> found = findings_by_step(log, launches, quick);
+  if (launches["0"].empty()) return false;
+  l.launches = launches["0"];
+  l.findings = not_allowed(allow, found["0"], l.launches, l.allowed);
+  l.result = r.result;
+  l.seconds = r.seconds;
+  l.looked = true;
+  return true;
+}
+
+void keep_step_records(const fs::path& plugin_log, const std::vector<StepLook*>& steps,
+                       const std::map<const StepLook*, const OclgrindRecord*>& recording, const std::string& device) {
+  std::map<std::string, const StepLook*> by_tag;
+  for (std::size_t k = 0; k < steps.size(); ++k)
+    if (recording.count(steps[k]) && steps[k]->looked && !steps[k]->timed_out && steps[k]->not_looked.empty())
+      by_tag[std::to_string(k)] = steps[k];
+  if (by_tag.empty() || !fs::exists(plugin_log)) return;
+  std::map<std::string, StepRecord> records;
+  std::istringstream lines(read_file(plugin_log));
+  for (std::string line; std::getline(lines, line);) {
+    const json j = json::parse(line, nullptr, false);
+    if (j.is_discarded() || !j.is_object() || !j.contains("case") || !j.at("case").is_string()) continue;
+    if (by_tag.count(j.at("case").get<std::string>())) records[j.at("case").get<std::string>()].lines.push_back(line);
+  }
+  for (const auto& [tag, l] : by_tag) {
+    StepRecord& r = records[tag];
+    r.device = device, r.result = l->result, r.seconds = l->seconds;
+    if (!r.lines.empty()) recording.at(l)->keep(r);
   }
 }
 

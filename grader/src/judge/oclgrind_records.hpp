@@ -18,11 +18,15 @@
 // starters and example class are graded by many tests; a course may set it for students' repeated
 // checks. Records are never pruned: delete the folder to reclaim the space.
 #include <filesystem>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
 
 #include <nlohmann/json.hpp>
+
+#include "judge/grade.hpp"
+#include "spec/spec.hpp"
 
 namespace grader {
 
@@ -60,5 +64,21 @@ class OclgrindRecord {
   std::filesystem::path file_;
   int lock_ = -1;
 };
+
+struct LookStep;
+struct StepLook;
+
+// The key of `step`'s record: everything its run depends on (above). `kernel`: the file's sha256.
+std::string step_record_key(const LabSpec& spec, const GradeSettings& s, const std::string& kernel, const std::string& shown_as,
+                            const LookStep& step, bool all_checks);
+
+// `l` as record `r` has it (its result, launches, findings less those `allow` allows, seconds);
+// false, leaving `l` as it was, where the record shows no launch of it.
+bool restore_step(StepLook& l, const StepRecord& r, const std::vector<AllowedFinding>& allow);
+
+// Keeps a record of each step of one child (`steps`, in the child's order: step k is tagged "k" in
+// `plugin_log`) that `recording` asks for and that finished and was looked at, on `device`.
+void keep_step_records(const std::filesystem::path& plugin_log, const std::vector<StepLook*>& steps,
+                       const std::map<const StepLook*, const OclgrindRecord*>& recording, const std::string& device);
 
 }  // namespace grader

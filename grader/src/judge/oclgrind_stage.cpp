@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <chrono>
 #include <memory>
-#include <sstream>
 
 #include "core/files.hpp"
 #include "grader/lab/driver.hpp"
@@ -99,14 +98,18 @@ class Stage {
     if (const std::optional<std::filesystem::path> folder = oclgrind_records_folder()) {
       std::map<std::string, std::vector<StepLook*>> by_key;
       const std::string kernel = sha256_hex(read_file(copy_));
-      for (StepLook* l : steps) by_key[step_key(*l, kernel, all_checks)].push_back(l);
+      for (StepLook* l : steps) by_key[step_record_key(spec_, s_, kernel, shown_as_, l->step, all_checks)].push_back(l);
       std::set<const StepLook*> read;
       for (const auto& [key, looks] : by_key) {
         const OclgrindRecord& record = *held.emplace(key, std::make_unique<OclgrindRecord>(*folder, key)).first->second;
         const std::optional<StepRecord> kept = record.read();
         for (StepLook* l : looks)
-          if (kept && restore(*l, *kept)) read.insert(l);
-          else recording_[l] = &record;
+          if (kept && restore_step(*l, *kept, spec_.safety->allow)) {
+            read.insert(l);
+            e_.device = kept->device, e_.ran = true, ++e_.records_read;
+          } else {
+            recording_[l] = &record;
+          }
       }
       steps.erase(std::remove_if(steps.begin(), steps.end(), [&](const StepLook* l) { return read.count(l) > 0; }), steps.end());
     }
@@ -123,82 +126,6 @@ class Stage {
   }
 
  private:
-  // Everything a step's run depends on (oclgrind_records.hpp); `kernel`: the file's hash.
-  std::string step_key(const StepLook& l, const std::string& kernel, bool all_checks) const {
-    const std::filesystem::path oclgrind = find_oclgrind();
-    const json local = l.step.params.value("local", json());
-    const json key = {{"records", 1},
-                      {"lab", spec_.lab},
-                      {"spec", spec_.sha256},
-                      {"kernel", kernel},
-                      {"shown_as", shown_as_},
-                      {"case", l.step.params},
-                      {"quick", l.step.quick},
-                      {"measured", l.step.measured},
-                      {"seconds", l.step.seconds},
-                      {"all_checks", all_checks},
-                      // Oclgrind's work-group limit is raised for a step that needs it (start()).
-                      {"wide", local.is_number_unsigned() && local.get<std::size_t>() > 1024},
-                      {"grader", file_identity(s_.grader_exe)},
-                      {"oclgrind", file_identity(oclgrind)},
-                      {"oclgrind_runtime", file_identity(oclgrind.parent_path().parent_path() / "lib" / "oclgrind")},
-                      {"plugin", file_identity(find_work_span_plugin(s_))}};
-    return sha256_hex(key.dump());
-  }
-
-  // `l` as its record has it; false where the record shows no launch of it.
-  bool restore(StepLook& l, const StepRecord& r) {
-    std::string text;
-    for (const std::string& line : r.lines) {
-      json j = json::parse(line, nullptr, false);
-      if (j.is_discarded() || !j.is_object()) return false;
-      j["case"] = "0";  // the step's number in this reading
-      text += j.dump() + "\n";
-    }
-    PluginLog log;
-    try {
-      log = parse_plugin_log(text);
-    } catch (const kit::Error&) {
-      return false;
-    }
-    std::map<std::string, std::vector<KernelWork>> launches;
-    std::map<std::string, std::vector<OclgrindFinding>> found = findings_by_step(log, launches, l.step.quick ? std::set<std::string>{"0"} : std::set<std::string>{});
-    if (launches["0"].empty()) return false;
-    l.launches = launches["0"];
-    l.findings = not_allowed(spec_.safety->allow, found["0"], l.launches, l.allowed);
-    l.result = r.result;
-    l.seconds = r.seconds;
-    l.looked = true;
-    e_.device = r.device;
-    e_.ran = true;
-    ++e_.records_read;
-    return true;
-  }
-
-  // Records the steps of the child in `dir` that finished and were looked at, where asked to.
-  void keep_records(const std::filesystem::path& dir, const std::vector<StepLook*>& steps) const {
-    std::map<std::string, const OclgrindRecord*> by_tag;
-    for (std::size_t k = 0; k < steps.size(); ++k) {
-      const auto asked = recording_.find(steps[k]);
-      if (asked != recording_.end() && steps[k]->looked && !steps[k]->timed_out && steps[k]->not_looked.empty())
-        by_tag[std::to_string(k)] = asked->second;
-    }
-    if (by_tag.empty()) return;
-    std::map<std::string, StepRecord> records;
-    std::istringstream lines(read_file(dir / "plugin.jsonl"));
-    for (std::string line; std::getline(lines, line);) {
-      const json j = json::parse(line, nullptr, false);
-      if (j.is_discarded() || !j.is_object() || !j.contains("case") || !j.at("case").is_string()) continue;
-      if (by_tag.count(j.at("case").get<std::string>())) records[j.at("case").get<std::string>()].lines.push_back(line);
-    }
-    for (const auto& [tag, record] : by_tag) {
-      StepRecord& r = records[tag];
-      const StepLook& l = *steps[std::stoul(tag)];
-      r.device = e_.device, r.result = l.result, r.seconds = l.seconds;
-      if (!r.lines.empty()) record->keep(r);
-    }
-  }
-
   // One child for `steps`; returns how many of them it got through (a step it ended on counts).
   std::size_t child(const std::vector<StepLook*>& steps, bool all_checks, double left) {
     const std::filesystem::path dir = s_.workdir / ("oclgrind-" + std::to_string(e_.children++));
@@ -227,7 +154,7 @@ class Stage {
         return fail_all(steps, std::string("the kit's Oclgrind plugin wrote a log that cannot be read: ") + err.what());
       }
     const std::size_t through = read_steps(dir, steps, log, std::filesystem::exists(plugin_log), outcome, limits);
-    keep_records(dir, steps);
+    if (!recording_.empty()) keep_step_records(plugin_log, steps, recording_, e_.device);
     return through;
   }
 
