@@ -315,8 +315,8 @@ TEST_CASE("grader mutants --metamorphic: on every lab, the control and a mutant 
   // indices, * 2 as << 1, a global fence added, braces added) on the labs of even place in the
   // kit's list (01, 03, ...), `rewritten-relaid` (built-ins hoisted, size_t indices, << 1 as * 2,
   // re-laid with the braces of one-statement bodies removed) on the others. A fixed split, not a
-  // draw: every lab keeps a rewritten grading in every run, every variant runs on four labs, and the
-  // suite grades 32 kernels instead of 48. Every variant on every lab, and each rewrite alone:
+  // draw: every lab keeps a rewritten grading in every run, each variant runs on half the labs, and
+  // each kernel is graded twice instead of three times. Every variant on every lab, and each rewrite alone:
   // `grader mutants --metamorphic` (docs/lab-authors.md), the run before a release.
   const auto labs = test::kit_labs(true);  // counted from the tree: labs/NN-name/ with a spec
   const std::vector<std::string> variants = {"rewritten", "rewritten-relaid"};

@@ -90,6 +90,9 @@ std::string step_record_key(const LabSpec& spec, const GradeSettings& s, const s
   const json key = {{"records", 1},
                     {"lab", spec.lab},
                     {"spec", spec.sha256},
+                    // What the child's limits come from, should a spec be changed in memory after it was read.
+                    {"build_seconds", spec.build_time_limit_s},
+                    {"memory_mb", std::max(spec.memory_limit_mb, spec.safety ? spec.safety->memory_limit_mb : spec.memory_limit_mb)},
                     {"kernel", kernel},
                     {"shown_as", shown_as},
                     {"case", step.params},

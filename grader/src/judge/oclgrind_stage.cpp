@@ -106,7 +106,7 @@ class Stage {
         for (StepLook* l : looks)
           if (kept && restore_step(*l, *kept, spec_.safety->allow)) {
             read.insert(l);
-            e_.device = kept->device, e_.ran = true, ++e_.records_read;
+            e_.device = kept->device, e_.ran = true;
           } else {
             recording_[l] = &record;
           }

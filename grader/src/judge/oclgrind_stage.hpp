@@ -95,7 +95,6 @@ struct OclgrindEvidence {
   std::map<std::string, StepLook> smaller;  // the large cases' smaller shapes, by their case as JSON
   double seconds = 0;
   int children = 0;
-  int records_read = 0;  // children whose run was read from an earlier identical run's record (oclgrind_records.hpp)
 
   const StepLook* of_case(const std::string& name) const;
   // How many case steps were looked at, whole and quick.
