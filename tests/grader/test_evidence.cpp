@@ -3,8 +3,11 @@
 // the code shows it; a lab program's failed --check names the command that runs it under Oclgrind.
 #include <doctest/doctest.h>
 
+#include <set>
+
 #include "atomics_scan.hpp"
 #include "kit/kernel_code.hpp"
+#include "judge/evidence.hpp"
 #include "judge/oclgrind_stage.hpp"
 #include "kit/paths.hpp"
 #include "spec/spec.hpp"
@@ -171,4 +174,70 @@ TEST_CASE("a large case's smaller shape: N mod 2L + 4L elements, one launch, and
   CHECK(cascade["groups"] == 16);
   // A case no larger than its smaller shape has none.
   CHECK_FALSE(grader::smaller_shape("08-atomics-and-scan", params("08-atomics-and-scan", "single pass: N = 1,")).has_value());
+}
+
+TEST_CASE("a case of work-groups wider than Oclgrind's own is looked at without uninitialized values, each of its kernel functions with them at smaller work-groups, and the line says so") {
+  // Every lab: the kernel functions (kernel_key's fields, a listed value each) of each case wider
+  // than kUninitializedMaxLocal have a case of at most that many work-items a group, looked at
+  // with every check. A spec without one would leave a kernel function's uninitialized reads unlooked at.
+  std::size_t wide = 0;
+  for (const grader::LabSpec& spec : grader::load_specs(kit::root() / "grader" / "specs")) {
+    if (!spec.safety) continue;
+    std::set<std::string> listed;  // the fields of which the safety runs list several values
+    for (const grader::json& run : spec.safety->runs)
+      for (const auto& [field, value] : run.items())
+        if (value.is_array()) listed.insert(field);
+    const auto functions = [&](const grader::json& params) {
+      std::vector<grader::json> ones = {params};  // a case listing several values: one of each
+      for (const std::string& field : listed) {
+        const grader::json values = params.value(field, grader::json());
+        if (!values.is_array()) continue;
+        std::vector<grader::json> each;
+        for (const grader::json& o : ones)
+          for (const grader::json& v : values) each.push_back(o), each.back()[field] = v;
+        ones = each;
+      }
+      std::set<std::string> keys;
+      for (const grader::json& o : ones) keys.insert(grader::kernel_key(*spec.safety, o));
+      return keys;
+    };
+    const auto is_wide = [](const grader::json& params) {
+      const grader::json local = params.value("local", grader::json());
+      return local.is_number_unsigned() && local.get<std::size_t>() > grader::kUninitializedMaxLocal;
+    };
+    std::set<std::string> narrow;
+    for (const grader::CaseSpec& c : spec.cases)
+      if (!is_wide(c.params))
+        for (const std::string& k : functions(c.params)) narrow.insert(k);
+    for (const grader::CaseSpec& c : spec.cases) {
+      if (!is_wide(c.params)) continue;
+      ++wide;
+      for (const std::string& k : functions(c.params)) {
+        CAPTURE(spec.lab);
+        CAPTURE(c.name);
+        CHECK_MESSAGE(narrow.count(k) == 1, "no case of at most " << grader::kUninitializedMaxLocal << " work-items a group runs " << k);
+      }
+    }
+  }
+  CHECK(wide >= 6);  // labs 01 to 05 and 08 each have at least one (PoCL's largest work-group, 4096)
+
+  // Lab 03's solution graded: its one case of 4096 work-items a group is counted apart on the
+  // uninitialized-values line only; the races line rests on it whole.
+  test::TempDir cls, out;
+  const grader::LabSpec spec = grader::load_spec(kit::root() / "grader" / "specs" / "03-array-mult-reduce.json");
+  test::write(cls / "solution" / spec.kernel_file, test::read(kit::root() / "solutions" / spec.lab / spec.kernel_file));
+  const test::Command run = test::run_program("grader", "grade --labs 03 --submissions " + cls.path.string() + " --out " + out.path.string());
+  REQUIRE_MESSAGE(run.exit_code == 0, run.output);
+  const grader::json report = grader::json::parse(test::read(out / "solution" / "report.json"));
+  std::string uninitialized, races;
+  for (const grader::json& c : report.at("labs").at(0).at("cases")) {
+    if (c.at("name") == "memory safety: uninitialized values (Oclgrind)") uninitialized = c.dump();
+    if (c.at("name") == "memory safety: data races (Oclgrind)") races = c.dump();
+  }
+  CAPTURE(uninitialized);
+  CAPTURE(races);
+  CHECK(uninitialized.find("\"passed\"") != std::string::npos);
+  CHECK(uninitialized.find("1 case of more than 1024 work-items a group looked at for races, bounds and barriers only") != std::string::npos);
+  CHECK(races.find("\"passed\"") != std::string::npos);
+  CHECK(races.find("more than 1024") == std::string::npos);
 }

@@ -51,15 +51,18 @@ std::string plural(std::size_t n, const std::string& one, const std::string& man
 
 // Which shapes a memory-safety line of `kind` rests on, in words.
 std::string shapes_words(const OclgrindEvidence& e, const std::string& kind) {
-  std::size_t whole = 0, large = 0, with_smaller = 0, missed = 0;
+  std::size_t whole = 0, large = 0, with_smaller = 0, missed = 0, wide = 0;  // wide: looked at without uninitialized values
   std::string why_missed;
+  const bool uninitialized = kind == "uninitialized";
   for (const auto& [name, l] : e.cases) {
     if (!l.looked && l.findings.empty()) {
       ++missed;
       if (why_missed.empty()) why_missed = "\"" + name + "\": " + l.not_looked;
       continue;
     }
-    if (!l.step.quick) ++whole;
+    const StepLook* look = l.step.quick ? l.smaller : &l;  // where every check (but perhaps uninitialized values) ran
+    if (uninitialized && look && look->looked && !look->step.uninitialized) ++wide;
+    else if (!l.step.quick) ++whole;
     else ++large, with_smaller += l.smaller && l.smaller->looked;
   }
   std::string text = e.safety.size() == 1 ? "the memory-safety case" : "the " + std::to_string(e.safety.size()) + " memory-safety runs";
@@ -69,6 +72,10 @@ std::string shapes_words(const OclgrindEvidence& e, const std::string& kind) {
     if (with_smaller) text += ", " + plural(with_smaller, "larger case", "larger cases") + " at a smaller shape with the same work-group size";
     if (large > with_smaller)
       text += " (" + plural(large - with_smaller, "larger case was", "larger cases were") + " looked at for bounds and barriers only)";
+    if (wide)
+      text += " (" + plural(wide, "case", "cases") + " of more than " + std::to_string(kUninitializedMaxLocal) +
+              " work-items a group looked at for races, bounds and barriers only: their kernel functions are checked at smaller "
+              "work-groups)";
   } else if (large) {
     text += ", " + plural(large, "larger case", "larger cases") + (large == 1 ? " in its" : " in their") + " first and last work-groups" +
             (with_smaller ? " and at a smaller shape with the same work-group size" : "");

@@ -84,7 +84,7 @@ void OclgrindRecord::keep(const StepRecord& r) const {
 }
 
 std::string step_record_key(const LabSpec& spec, const GradeSettings& s, const std::string& kernel, const std::string& shown_as,
-                            const LookStep& step, bool all_checks) {
+                            const LookStep& step, const std::vector<std::string>& checks) {
   const fs::path oclgrind = find_oclgrind();
   const json local = step.params.value("local", json());
   const json key = {{"records", 1},
@@ -99,7 +99,7 @@ std::string step_record_key(const LabSpec& spec, const GradeSettings& s, const s
                     {"quick", step.quick},
                     {"measured", step.measured},
                     {"seconds", step.seconds},
-                    {"all_checks", all_checks},
+                    {"checks", checks},
                     // Oclgrind's work-group limit is raised for a child with a step that needs it.
                     {"wide", local.is_number_unsigned() && local.get<std::size_t>() > 1024},
                     {"grader", file_identity(s.grader_exe)},

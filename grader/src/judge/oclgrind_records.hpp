@@ -70,7 +70,7 @@ struct StepLook;
 
 // The key of `step`'s record: everything its run depends on (above). `kernel`: the file's sha256.
 std::string step_record_key(const LabSpec& spec, const GradeSettings& s, const std::string& kernel, const std::string& shown_as,
-                            const LookStep& step, bool all_checks);
+                            const LookStep& step, const std::vector<std::string>& checks);
 
 // `l` as record `r` has it (its result, launches, findings less those `allow` allows, seconds);
 // false, leaving `l` as it was, where the record shows no launch of it.

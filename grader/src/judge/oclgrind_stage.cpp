@@ -21,6 +21,13 @@ const StepLook* OclgrindEvidence::of_case(const std::string& name) const {
   return found == cases.end() ? nullptr : &found->second;
 }
 
+std::vector<std::string> LookStep::check_flags() const {
+  if (quick) return {};
+  std::vector<std::string> flags = {"--data-races", "--uniform-writes"};
+  if (uninitialized) flags.push_back("--uninitialized");
+  return flags;
+}
+
 std::vector<OclgrindFinding> StepLook::all_findings() const {
   std::vector<OclgrindFinding> all = findings;
   if (smaller)
@@ -41,6 +48,12 @@ bool within_smaller_shape(const json& params) {
   if (!n.is_number_unsigned() || !local.is_number_unsigned() || local.get<std::size_t>() == 0 || params.value("repeats", 1) > 1) return false;
   const std::size_t elements = n.get<std::size_t>(), l = local.get<std::size_t>();
   return elements <= elements % (2 * l) + 4 * l;
+}
+
+// Whether a step at `params` tracks uninitialized values: its work-groups are no larger than kUninitializedMaxLocal.
+bool tracks_uninitialized(const json& params) {
+  const json local = params.value("local", json());
+  return !local.is_number_unsigned() || local.get<std::size_t>() <= kUninitializedMaxLocal;
 }
 
 }  // namespace
@@ -89,16 +102,16 @@ class Stage {
   Stage(const LabSpec& spec, const GradeSettings& s, const std::filesystem::path& copy, const std::string& shown_as, OclgrindEvidence& e)
       : spec_(spec), s_(s), copy_(copy), shown_as_(shown_as), e_(e), start_(Clock::now()) {}
 
-  // Runs `steps` (all with every check, or all quick) in as few children as needed; where records
+  // Runs `steps` (all with the same checks, `flags`) in as few children as needed; where records
   // are kept (oclgrind_records.hpp), a step recorded before is read instead, and each step run is
   // recorded, its key locked meanwhile (locks taken in key order: two graders never deadlock).
-  void run(std::vector<StepLook*> steps, bool all_checks) {
+  void run(std::vector<StepLook*> steps, const std::vector<std::string>& flags) {
     std::map<std::string, std::unique_ptr<OclgrindRecord>> held;  // by key
     recording_.clear();
     if (const std::optional<std::filesystem::path> folder = oclgrind_records_folder()) {
       std::map<std::string, std::vector<StepLook*>> by_key;
       const std::string kernel = sha256_hex(read_file(copy_));
-      for (StepLook* l : steps) by_key[step_record_key(spec_, s_, kernel, shown_as_, l->step, all_checks)].push_back(l);
+      for (StepLook* l : steps) by_key[step_record_key(spec_, s_, kernel, shown_as_, l->step, flags)].push_back(l);
       std::set<const StepLook*> read;
       for (const auto& [key, looks] : by_key) {
         const OclgrindRecord& record = *held.emplace(key, std::make_unique<OclgrindRecord>(*folder, key)).first->second;
@@ -121,18 +134,18 @@ class Stage {
           steps[k]->not_looked = "the runs under Oclgrind of this lab used their " + seconds_text(kStageBudgetSeconds) + " s";
         return;
       }
-      next = child(std::vector<StepLook*>(steps.begin() + long(next), steps.end()), all_checks, left) + next;
+      next = child(std::vector<StepLook*>(steps.begin() + long(next), steps.end()), flags, left) + next;
     }
   }
 
  private:
   // One child for `steps`; returns how many of them it got through (a step it ended on counts).
-  std::size_t child(const std::vector<StepLook*>& steps, bool all_checks, double left) {
+  std::size_t child(const std::vector<StepLook*>& steps, const std::vector<std::string>& flags, double left) {
     const std::filesystem::path dir = s_.workdir / ("oclgrind-" + std::to_string(e_.children++));
     std::filesystem::remove_all(dir);
     std::filesystem::create_directories(dir);
     SandboxLimits limits;
-    const ChildOutcome outcome = start(dir, steps, all_checks, left, limits);
+    const ChildOutcome outcome = start(dir, steps, flags, left, limits);
     const json built = read_result(dir / "built.json");
     if (built.empty()) return fail_all(steps, "Oclgrind did not get as far as building the kernel (" + outcome.reason(limits) + ")");
     e_.device = built.value("device", "");
@@ -160,7 +173,8 @@ class Stage {
 
   // Starts the child under Oclgrind for `steps` and follows it: each step has its own limit from
   // the end of the one before, the build the spec's; `limits` gets the child's.
-  ChildOutcome start(const std::filesystem::path& dir, const std::vector<StepLook*>& steps, bool all_checks, double left, SandboxLimits& limits) {
+  ChildOutcome start(const std::filesystem::path& dir, const std::vector<StepLook*>& steps, const std::vector<std::string>& flags, double left,
+                     SandboxLimits& limits) {
     json list = json::array();
     std::size_t widest = 0;
     double total = spec_.build_time_limit_s;
@@ -171,7 +185,7 @@ class Stage {
     }
     write_file_atomically(dir / "cases.json", list.dump());
     std::vector<std::string> argv = {find_oclgrind()};
-    if (all_checks) argv.insert(argv.end(), {"--data-races", "--uniform-writes", "--uninitialized"});
+    argv.insert(argv.end(), flags.begin(), flags.end());
     // -O0 keeps every access at its own source line in Oclgrind's reports.
     argv.insert(argv.end(), {"--build-options", "-O0", "--log", (dir / "oclgrind.log").string(), "--plugins", find_work_span_plugin(s_).string()});
     // Oclgrind's device offers work-groups of up to 1024 work-items; lab 04's rung 5 asks for 4096.
@@ -294,13 +308,17 @@ OclgrindEvidence look_under_oclgrind(const LabSpec& spec, const GradeSettings& s
     // The spec's allowed false alarms are matched against the plugin's record of the launch.
     StepLook& l = e.cases[c.name];
     l.step = {c.name, params, true, quick, !quick && !safety.allow.empty(), quick ? kQuickStepSeconds : case_step_seconds(safety)};
+    l.step.uninitialized = !quick && tracks_uninitialized(params);
     if (!quick) continue;
     if (const std::optional<json> shape = smaller_shape(spec.lab, params)) {
       const auto [at, added] = e.smaller.try_emplace(shape->dump());
       std::string size = std::to_string(shape->at("elements").get<std::size_t>()) + " elements";
       if (shape->value("groups", json()) != params.value("groups", json())) size += ", " + shape->at("groups").dump() + " work-groups";
-      if (added) at->second.step = {"a smaller shape of \"" + c.name + "\" (" + size + ")", *shape, false, false, !safety.allow.empty(),
-                                    case_step_seconds(safety)};
+      if (added) {
+        at->second.step = {"a smaller shape of \"" + c.name + "\" (" + size + ")", *shape, false, false, !safety.allow.empty(),
+                           case_step_seconds(safety)};
+        at->second.step.uninitialized = tracks_uninitialized(*shape);
+      }
       l.smaller = &at->second;
     }
   }
@@ -315,18 +333,18 @@ OclgrindEvidence look_under_oclgrind(const LabSpec& spec, const GradeSettings& s
     for (auto& [name, l] : e.smaller) l.not_looked = e.not_run;
     return e;
   }
-  std::vector<StepLook*> full, quick;
+  // The spec's memory-safety runs keep every check whatever their work-group size: the spec chose them.
+  std::vector<StepLook*> full, wide, quick;
   for (StepLook& l : e.safety) full.push_back(&l);
   std::vector<StepLook*> small;
-  for (auto& [name, l] : e.cases) (l.step.quick ? quick : small).push_back(&l);
-  for (auto& [name, l] : e.smaller) small.push_back(&l);
+  for (auto& [name, l] : e.cases) (l.step.quick ? quick : l.step.uninitialized ? small : wide).push_back(&l);
+  for (auto& [name, l] : e.smaller) (l.step.uninitialized ? small : wide).push_back(&l);
   const auto by_work = [](const StepLook* a, const StepLook* b) { return work_of(a->step.params) < work_of(b->step.params); };
-  std::stable_sort(small.begin(), small.end(), by_work);
-  std::stable_sort(quick.begin(), quick.end(), by_work);
+  for (std::vector<StepLook*>* steps : {&small, &wide, &quick}) std::stable_sort(steps->begin(), steps->end(), by_work);
   full.insert(full.end(), small.begin(), small.end());
   Stage stage(spec, s, copy, shown_as, e);
-  stage.run(full, true);
-  stage.run(quick, false);
+  for (const std::vector<StepLook*>* steps : {&full, &wide, &quick})
+    if (!steps->empty()) stage.run(*steps, steps->front()->step.check_flags());
   if (!e.ran && e.not_run.empty()) {
     e.not_run = "Oclgrind looked at nothing";
     for (const StepLook& l : e.safety) if (!l.not_looked.empty()) { e.not_run += ": " + l.not_looked; break; }

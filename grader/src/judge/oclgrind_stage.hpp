@@ -21,10 +21,15 @@
 // size, and as many elements as the remainder of N by 2L plus 4L (the boundary group as it is,
 // and whole groups before it), a fixed grid of more than 4 work-items an element cut to the
 // groups that cover them, where the lab accepts such a case. A case no larger than that
-// (a few work-groups of a large L) is run whole with every check. Oclgrind's race check keeps a
+// (a few work-groups of a large L) is run whole with every check. A case step whose work-groups
+// are larger than Oclgrind's own device offers (1024 work-items; the rungs of 2048 and 4096) is
+// looked at for races, bounds and barriers but not for uninitialized values: that tracking makes
+// Oclgrind three to four times slower, and these steps were three quarters of the stage's time,
+// while each of their kernel functions is looked at with every check at smaller work-groups
+// (tests/grader/test_evidence.cpp holds every spec to that). Oclgrind's race check keeps a
 // record per byte of every buffer, so a large case's own buffers would take it minutes even in
-// two work-groups. The steps with every check share one child and the quick ones another: each
-// child builds the kernel once. Each step has its own time
+// two work-groups. The steps with every check share one child, those without uninitialized values
+// another, and the quick ones a third: each child builds the kernel once. Each step has its own time
 // limit from the moment the step before it ended; a step that runs past it ends its child, and a
 // new child goes on with the next step. A case that timed out on the device, or was not run, is
 // not looked at.
@@ -52,6 +57,8 @@ namespace grader {
 inline constexpr double kFullLookWork = 8192;
 // The time limit of a quick step (a large case's first and last work-groups).
 inline constexpr double kQuickStepSeconds = 60;
+// The largest work-group whose case steps track uninitialized values (Oclgrind's own device limit).
+inline constexpr std::size_t kUninitializedMaxLocal = 1024;
 // All the stage's children of one lab result together.
 inline constexpr double kStageBudgetSeconds = 600;
 
@@ -63,6 +70,12 @@ struct LookStep {
   bool quick = false;     // each launch's first and last work-group, Oclgrind's own checks only
   bool measured = false;  // the plugin measures the work (the algorithm checks, the allowed false alarms)
   double seconds = 0;     // its time limit
+  bool uninitialized = true;  // not quick: uninitialized values tracked too (not above kUninitializedMaxLocal)
+
+  // Looked at whole with every check: races (--uniform-writes) and uninitialized values too.
+  bool every_check() const { return !quick && uninitialized; }
+  // Oclgrind's flags for the checks beyond its own (bounds, barriers).
+  std::vector<std::string> check_flags() const;
 };
 
 // What one step showed.

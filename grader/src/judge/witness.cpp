@@ -278,8 +278,10 @@ void witness_failed_cases(const LabSpec& spec, const LabReference& reference, co
         continue;
       }
       if (stop.empty() && !refused.empty()) stop = "no witness: " + refused;
-      const bool whole = look && !look->step.quick;  // the stage ran it whole, with every check
-      const bool all_checks = whole || work_of(c->params) <= kWitnessFullWork;
+      // The stage ran it whole with every check. A case it ran whole without uninitialized values
+      // (work-groups above kUninitializedMaxLocal) is run again here, with every check.
+      const bool whole = look && look->step.every_check();
+      const bool all_checks = whole || (look && !look->step.quick) || work_of(c->params) <= kWitnessFullWork;
       if (stop.empty() && !all_checks && witnessed_on.empty())
         stop = "no witness: it is too large for every Oclgrind check, and no smaller case of this kernel function was witnessed with them";
       const double left = kWitnessBudgetSeconds - spent();
