@@ -308,76 +308,89 @@ TEST_CASE("line_differences: two speed lines differ only where the quartile rang
   CHECK(grader::line_differences(made, variant).size() == 1);  // a wrong result is no speed
 }
 
-TEST_CASE("grader mutants --metamorphic: on every lab, the control and a mutant earn the same points rewritten, line by line, each variant on half the labs") {
-  // One mutant per lab (the first the generator makes) and the control (the solution), each graded
-  // as made and as one of the two variants that hold every rewrite (tools/mutants.cpp), with the
-  // safety and algorithm checks: `rewritten` (renamed, built-ins inlined, for as while, int
-  // indices, * 2 as << 1, a global fence added, braces added) on the labs of even place in the
-  // kit's list (01, 03, ...), `rewritten-relaid` (built-ins hoisted, size_t indices, << 1 as * 2,
-  // re-laid with the braces of one-statement bodies removed) on the others. A fixed split, not a
-  // draw: every lab keeps a rewritten grading in every run, each variant runs on half the labs, and
-  // each kernel is graded twice instead of three times. Every variant on every lab, and each rewrite alone:
-  // `grader mutants --metamorphic` (docs/lab-authors.md), the run before a release.
+namespace {
+
+// One of the suite's two metamorphic runs (tests below): `grader mutants --metamorphic` on the labs
+// of variant `v`'s half, one mutant per lab (the first the generator makes) and the control (the
+// solution), each graded as made and as the variant, with the safety and algorithm checks:
+// `rewritten` (renamed, built-ins inlined, for as while, int indices, * 2 as << 1, a global fence
+// added, braces added) on the labs of even place in the kit's list (01, 03, ...),
+// `rewritten-relaid` (built-ins hoisted, size_t indices, << 1 as * 2, re-laid with the braces of
+// one-statement bodies removed) on the others. A fixed split, not a draw: every lab keeps a
+// rewritten grading in every run, each variant runs on half the labs, and each kernel is graded
+// twice instead of three times; the two halves are two tests, so that ctest runs them side by
+// side. Every variant on every lab, and each rewrite alone: `grader mutants --metamorphic`
+// (docs/lab-authors.md), the run before a release.
+void metamorphic_half(std::size_t v) {
   const auto labs = test::kit_labs(true);  // counted from the tree: labs/NN-name/ with a spec
   const std::vector<std::string> variants = {"rewritten", "rewritten-relaid"};
   std::map<std::string, std::string> variant_of;
   std::vector<std::string> numbers(2);  // each variant's labs, as grader mutants takes them
   for (std::size_t i = 0; i < labs.size(); ++i) variant_of[labs[i]] = variants[i % 2], numbers[i % 2] += " " + labs[i].substr(0, 2);
-  std::string output, differences;
+  REQUIRE(!numbers[v].empty());
+  std::string differences;
   std::size_t graded_labs = 0;
-  for (std::size_t v = 0; v < variants.size(); ++v) {
-    test::TempDir out;
-    const auto start = std::chrono::steady_clock::now();
-    const auto run = test::run_program("grader", "mutants" + numbers[v] + " --metamorphic --variants " + variants[v] + " --max-per-lab 1 --out " +
-                                                     out.path.string());
-    const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    MESSAGE("grader mutants" << numbers[v] << " --metamorphic --variants " << variants[v] << ": " << seconds << " s");
-    output += run.output;
-    REQUIRE_MESSAGE(fs::exists(out / "mutants.json"), run.output);
-    const json report = json::parse(test::read(out / "mutants.json"));
-    CHECK(report["safety"] == true);
-    for (const json& lab : report["labs"]) {
-      const std::string name = lab["lab"];
-      CAPTURE(name);
-      REQUIRE(variant_of.count(name) == 1);
-      CHECK(variant_of[name] == variants[v]);  // only the labs asked for
-      ++graded_labs;
-      CHECK(lab["control_points"] == lab["full_points"]);
-      // Counted from the records: the control and each mutant, graded as the variant.
-      std::size_t mutants = 0;
-      for (const json& m : report["mutants"]) mutants += m["lab"] == name;
-      CHECK(mutants == 1);
-      std::map<std::string, std::size_t> per_variant;
-      for (const json& g : report["metamorphic"]) {
-        if (g["lab"] != name) continue;
-        ++per_variant[g["variant"].get<std::string>()];
-        CHECK(g["lines_made"].get<std::size_t>() > 0);
-        if (g["id"] == "control") CHECK(g["status_made"] == "graded");
+  test::TempDir out;
+  const auto start = std::chrono::steady_clock::now();
+  const auto run = test::run_program("grader", "mutants" + numbers[v] + " --metamorphic --variants " + variants[v] + " --max-per-lab 1 --out " +
+                                                   out.path.string());
+  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  MESSAGE("grader mutants" << numbers[v] << " --metamorphic --variants " << variants[v] << ": " << seconds << " s");
+  REQUIRE_MESSAGE(fs::exists(out / "mutants.json"), run.output);
+  const json report = json::parse(test::read(out / "mutants.json"));
+  CHECK(report["safety"] == true);
+  for (const json& lab : report["labs"]) {
+    const std::string name = lab["lab"];
+    CAPTURE(name);
+    REQUIRE(variant_of.count(name) == 1);
+    CHECK(variant_of[name] == variants[v]);  // only the labs asked for
+    ++graded_labs;
+    CHECK(lab["control_points"] == lab["full_points"]);
+    // Counted from the records: the control and each mutant, graded as the variant.
+    std::size_t mutants = 0;
+    for (const json& m : report["mutants"]) mutants += m["lab"] == name;
+    CHECK(mutants == 1);
+    std::map<std::string, std::size_t> per_variant;
+    for (const json& g : report["metamorphic"]) {
+      if (g["lab"] != name) continue;
+      ++per_variant[g["variant"].get<std::string>()];
+      CHECK(g["lines_made"].get<std::size_t>() > 0);
+      if (g["id"] == "control") CHECK(g["status_made"] == "graded");
+    }
+    CHECK(per_variant.size() == 1);  // no variant but the one asked for
+    CHECK(per_variant[variants[v]] == mutants + 1);  // renaming and re-laying change every kernel
+    std::size_t records = 0;
+    for (const json& w : report["rewrites"])
+      if (w["lab"] == name && w["variant"] == variants[v]) {
+        ++records;
+        CHECK(w["kernels"] == mutants + 1);
+        CHECK(w["rewritten"] == mutants + 1);
+        // rewritten: the rename and at least one rewrite in each kernel; rewritten-relaid: at least one
+        CHECK(w["places"].get<std::size_t>() >= (variants[v] == "rewritten" ? 2 : 1) * (mutants + 1));
       }
-      CHECK(per_variant.size() == 1);  // no variant but the one asked for
-      CHECK(per_variant[variants[v]] == mutants + 1);  // renaming and re-laying change every kernel
-      std::size_t records = 0;
-      for (const json& w : report["rewrites"])
-        if (w["lab"] == name && w["variant"] == variants[v]) {
-          ++records;
-          CHECK(w["kernels"] == mutants + 1);
-          CHECK(w["rewritten"] == mutants + 1);
-          // rewritten: the rename and at least one rewrite in each kernel; rewritten-relaid: at least one
-          CHECK(w["places"].get<std::size_t>() >= (variants[v] == "rewritten" ? 2 : 1) * (mutants + 1));
-        }
-      CHECK(records == 1);
-    }
-    CHECK(run.output.find("  " + variants[v] + " ") != std::string::npos);  // the summary says how many kernels it rewrote
-    // Points are compared line by line. A line the device gets wrong where Oclgrind computes it right
-    // with no findings (status "device-disagrees") keeps its points, so only its status may differ.
-    for (const json& d : report["differences"]) {
-      if (d["points_before"] == d["points_after"] && d["status_after"] == "device-disagrees") continue;
-      differences += d["lab"].get<std::string>() + " " + d["id"].get<std::string>() + " " + d["variant"].get<std::string>() + ": " +
-                     d["line"].get<std::string>() + ": " + d["status_before"].get<std::string>() + " " + d["points_before"].dump() + " -> " +
-                     d["status_after"].get<std::string>() + " " + d["points_after"].dump() + " (" + d["message_after"].get<std::string>() + ")\n";
-    }
-    CHECK_MESSAGE(run.exit_code == (report["differences"].empty() ? 0 : 1), run.output);
+    CHECK(records == 1);
   }
-  CHECK(graded_labs == labs.size());  // every lab, under one variant or the other
+  CHECK(run.output.find("  " + variants[v] + " ") != std::string::npos);  // the summary says how many kernels it rewrote
+  // Points are compared line by line. A line the device gets wrong where Oclgrind computes it right
+  // with no findings (status "device-disagrees") keeps its points, so only its status may differ.
+  for (const json& d : report["differences"]) {
+    if (d["points_before"] == d["points_after"] && d["status_after"] == "device-disagrees") continue;
+    differences += d["lab"].get<std::string>() + " " + d["id"].get<std::string>() + " " + d["variant"].get<std::string>() + ": " +
+                   d["line"].get<std::string>() + ": " + d["status_before"].get<std::string>() + " " + d["points_before"].dump() + " -> " +
+                   d["status_after"].get<std::string>() + " " + d["points_after"].dump() + " (" + d["message_after"].get<std::string>() + ")\n";
+  }
+  CHECK_MESSAGE(run.exit_code == (report["differences"].empty() ? 0 : 1), run.output);
+  // Every lab of this half: the two halves together are every lab.
+  CHECK(graded_labs == (labs.size() + 1 - v) / 2);
   CHECK_MESSAGE(differences.empty(), differences);
+}
+
+}  // namespace
+
+TEST_CASE("grader mutants --metamorphic, rewritten: on the labs of even place, the control and a mutant earn the same points rewritten, line by line") {
+  metamorphic_half(0);
+}
+
+TEST_CASE("grader mutants --metamorphic, rewritten-relaid: on the other labs, the control and a mutant earn the same points re-laid, line by line") {
+  metamorphic_half(1);
 }
