@@ -24,7 +24,7 @@
 // (a few work-groups of a large L) is run whole with every check. A case step whose work-groups
 // are larger than Oclgrind's own device offers (1024 work-items; the rungs of 2048 and 4096) is
 // looked at for races, bounds and barriers but not for uninitialized values: that tracking makes
-// Oclgrind three to four times slower, and these steps were three quarters of the stage's time,
+// Oclgrind three to four times slower, and with it these steps take three quarters of the stage's time,
 // while each of their kernel functions is looked at with every check at smaller work-groups
 // (tests/grader/test_evidence.cpp holds every spec to that). Oclgrind's race check keeps a
 // record per byte of every buffer, so a large case's own buffers would take it minutes even in
