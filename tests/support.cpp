@@ -105,6 +105,19 @@ std::string lab01_with_late_penalty(const std::filesystem::path& dir, double per
   return " --specs " + (dir / "specs").string() + " --references " + (kit::root() / "grader" / "reference").string();
 }
 
+std::string lab_with_build_limit(const std::filesystem::path& dir, const std::string& lab, double seconds) {
+  const std::string spec = read(kit::root() / "grader/specs" / (lab + ".json"));
+  const std::string key = "\"build_time_limit_s\": ";
+  const auto at = spec.find(key);
+  if (at == std::string::npos || spec.find(key, at + 1) != std::string::npos)
+    throw std::logic_error(lab + "'s spec has no single build_time_limit_s to set");
+  const auto end = spec.find_first_of(",\n}", at);
+  std::ostringstream value;
+  value << seconds;
+  write(dir / "specs" / (lab + ".json"), spec.substr(0, at + key.size()) + value.str() + spec.substr(end));
+  return " --specs " + (dir / "specs").string() + " --references " + (kit::root() / "grader" / "reference").string();
+}
+
 std::string build_error(const std::string& source, const std::string& options) {
   TempDir dir;
   write(dir / "k.cl", source);

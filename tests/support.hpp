@@ -64,6 +64,13 @@ std::string replace_slide_region(const std::string& text, const std::string& nam
 // late penalty is policy, not an output, so the stored references serve it as they are.
 std::string lab01_with_late_penalty(const std::filesystem::path& dir, double per_day);
 
+// Writes DIR/specs/LAB.json, the lab's spec with its build limit set to `seconds`, and returns the
+// grader's global options for it, as above. For the tests of endless kernels: a case run again alone
+// after a time-out gets the build limit on top of its own (grader/src/isolation/case_runs.cpp), so an
+// endless kernel spins for the case's limit plus the build limit there; the build and the first
+// launch's compile of a lab's kernel take seconds, not the spec's 60 s for the slowest machine.
+std::string lab_with_build_limit(const std::filesystem::path& dir, const std::string& lab, double seconds);
+
 }  // namespace test
 
 #include <vector>

@@ -70,7 +70,9 @@ TEST_CASE("one child per kernel: a crash in the middle costs that case only, a t
                 "    if (get_global_size(0) == 256 && get_global_id(0) == 0) *(volatile global int*)0 = 1;\n");
   test::write(dir / "class" / "ann" / "ArrayMultReduce.cl", source);
   // The children alone: no look under Oclgrind (which judges the null write at its own shape, test_evidence.cpp).
-  const auto run = test::run_program("grader", "grade --labs 03 --no-oclgrind --submissions " + (dir / "class").string() +
+  // A build limit of 20 s: the endless case's run again alone spins for 3 + 20 s (support.hpp).
+  const auto run = test::run_program("grader", test::lab_with_build_limit(dir / "data", "03-array-mult-reduce", 20) +
+                                                   " grade --labs 03 --no-oclgrind --submissions " + (dir / "class").string() +
                                                    " --out " + (dir / "out").string());
   REQUIRE_MESSAGE(run.exit_code == 0, run.output);
   const json report = json::parse(test::read(dir / "out" / "ann" / "report.json"));

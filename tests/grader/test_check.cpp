@@ -176,10 +176,13 @@ TEST_CASE("check names a kernel's printf instead of guessing an endless loop") {
       test::replace_once(solution, "    if (gid < n)", "    while (gid == 0) printf(\"debug %d\\n\", gid);\n    if (gid < n)");
   test::write(dir / "01-array-mult" / "ArrayMult.cl", kernel);
   const auto printf_line = 1 + std::count(kernel.begin(), kernel.begin() + long(kernel.find("printf")), '\n');
-  const auto run = test::run_program("grader", "check 01 --dir " + dir.path.string());
+  // A build limit of 20 s (support.hpp: the spin of the case's run again alone), 15 times a loaded
+  // machine's build of this kernel.
+  const auto run = test::run_program("grader", test::lab_with_build_limit(dir / "data", "01-array-mult", 20) + " check 01 --dir " + dir.path.string());
   INFO(run.output);
   CHECK(run.exit_code == 1);
   CHECK(run.output.find("timeout: ") != std::string::npos);
+  CHECK(run.output.find("the 20 s build limit added to a run again") != std::string::npos);
   CHECK(run.output.find("hint: your kernel calls printf (ArrayMult.cl:" + std::to_string(printf_line) + ")") != std::string::npos);
   CHECK(run.output.find("printf in a kernel is slow") != std::string::npos);
 }
