@@ -21,7 +21,8 @@ class Bench : public Command {
     kit::add_kit_path_option(*app_, "--work", o_.work, "Scratch folder for the class and its outputs");
     app_->add_flag("--no-own-helpers", no_own_helpers_,
                    "Leave out each file's own unused helper function: the right kernels and starters repeat, and their results are reused");
-    app_->add_flag("--no-races", no_races_, "Skip the memory-safety checks under Oclgrind");
+    oclgrind_.add_to(app_);  // --no-oclgrind: one student's feedback on a GPU node, with --students 1 --all-right -p nvidia
+    app_->add_flag("--all-right", o_.all_right, "Every student hands in the solution, with their own comment");
     app_->add_option("--against", o_.against,
                      "An earlier run's journal of the same class (its --work's now/journal.jsonl): the student-labs whose cases all "
                      "finished there must get the same verdicts")
@@ -37,8 +38,9 @@ class Bench : public Command {
     o_.starters = kit::root() / "labs";
     o_.specs = load_specs(g.specs_dir, split_labs(labs_));
     o_.unique_files = !no_own_helpers_;
-    o_.grading.oclgrind = no_races_ ? OclgrindChecks::AlgorithmOnly : OclgrindChecks::All;
-    o_.grading.devices = devices_.checked();  // the class graded on a GPU node's GPU: -p nvidia
+    oclgrind_.require_working();
+    // The class graded on a GPU node's GPU: -p nvidia.
+    o_.grading = oclgrind_.options(o_.grading.pocl_threads, devices_.checked());
     run_class_bench(o_, std::cout);
     return 0;
   }
@@ -48,7 +50,8 @@ class Bench : public Command {
   DeviceFlags devices_;
   ClassBenchOptions o_;
   std::vector<std::string> labs_;
-  bool no_races_ = false, no_own_helpers_ = false;
+  OclgrindFlags oclgrind_;
+  bool no_own_helpers_ = false;
 };
 
 }  // namespace

@@ -93,11 +93,12 @@ Composition make_class(const ClassBenchOptions& o, const fs::path& dir) {
     const std::string starter = read_file(o.starters / spec.lab / spec.kernel_file);
     const std::vector<Mutant> mutants = make_mutants(solution);
     std::size_t wrong = 0;
-    for (std::size_t k = 0; k < o.students; ++k) wrong += kind_of(k, l) == "wrong";
+    const auto kind_for = [&](std::size_t k) { return o.all_right ? std::string("right") : kind_of(k, l); };
+    for (std::size_t k = 0; k < o.students; ++k) wrong += kind_for(k) == "wrong";
     const std::vector<const Mutant*> picks = one_fault_kernels(mutants, wrong, l);
     std::size_t next_wrong = 0;
     for (std::size_t k = 0; k < o.students; ++k) {
-      std::string kind = kind_of(k, l);
+      std::string kind = kind_for(k);
       if (kind == "wrong" && picks.empty()) kind = "right";  // a solution with nothing to mutate
       std::string text = kind == "untouched" ? starter : with_own_comment(solution, student_name(k));
       if (kind == "wrong") {
@@ -299,9 +300,12 @@ void run_class_bench(const ClassBenchOptions& o, std::ostream& out) {
   const std::size_t items = o.students * o.specs.size();
   char line[256];
   std::snprintf(line, sizeof line, "class: %zu students x %zu labs = %zu student-labs (right %zu, wrong %zu, untouched %zu); "
-                "safety checks %s; --jobs %d\n", o.students, o.specs.size(), items, c.kinds.count("right") ? c.kinds.at("right") : 0,
+                "%s; --jobs %d\n", o.students, o.specs.size(), items, c.kinds.count("right") ? c.kinds.at("right") : 0,
                 c.kinds.count("wrong") ? c.kinds.at("wrong") : 0, c.kinds.count("untouched") ? c.kinds.at("untouched") : 0,
-                o.grading.safety() ? "on" : "off", o.jobs);
+                o.grading.oclgrind == OclgrindChecks::None ? "no Oclgrind run (--no-oclgrind: the device alone)"
+                : o.grading.safety()                       ? "safety checks on"
+                                                           : "safety checks off",
+                o.jobs);
   out << line;
   if (!c.operators.empty()) {
     out << "  one fault each, by mutation operator:";

@@ -22,6 +22,9 @@ struct ClassBenchOptions {
   // Each file gets a helper function of its own that no kernel calls, as a real class's files differ:
   // no result is shared by content. false: the right kernels and starters repeat (results reused).
   bool unique_files = true;
+  // Every student hands in the solution (with a comment and, above, a helper of their own): one
+  // student's feedback on a GPU node is `--students 1 --all-right --no-oclgrind -p nvidia`.
+  bool all_right = false;
   int jobs = 1;
   GradingOptions grading{};  // how each kernel is graded (its Oclgrind checks: All, or AlgorithmOnly for --no-races)
   // The journal of an earlier run of the same class (its --work's now/journal.jsonl, e.g. by a
