@@ -155,32 +155,50 @@ TEST_CASE("grader check's text gives a line the time budget did not run its reas
   CHECK_MESSAGE(text.find(c.message) != std::string::npos, text);
 }
 
-TEST_CASE("a case run again alone after a time-out gets the build limit on top of its own: a first launch's compile is not the case's time") {
-  // Lab 01 with every case limited to 10 ms: PoCL compiles the kernel for each work-group size at
-  // its first launch (25 to 170 ms measured), so each first case at a size runs past 10 ms beside
-  // the others; run again alone it gets the build limit on top (PoCL's cache holds nothing from a
-  // child stopped mid-compile), passes, and its line says the time was the build's. With no such
-  // allowance every case ran past 10 ms alone too and lost its point (shown to fail before).
+TEST_CASE("a case run again alone after a time-out is given the time its launches waited for their compile, up to the build limit, and no more") {
+  // A stand-in for `grader run-case` that writes what kit::LaunchWaits writes (kit/launch.hpp):
+  // lab 03's case of seed 3 (N = 8) waits 1.5 s for a compile at its launch, then finishes; the
+  // case of seed 2 (N = 100, run after it) compiles nothing and runs 1.5 s. Every case is limited to
+  // 0.5 s: both run past it beside other grading, and are run again alone. There the compile's wait
+  // is not the case's time, so the first passes and its line says why; the second still times out,
+  // and its line says it waited for no compile.
   test::TempDir dir;
-  std::string spec = test::read(kit::root() / "grader/specs/01-array-mult.json");
-  const std::regex limit(R"("time_limit_s": [0-9.]+)");
-  spec = std::regex_replace(spec, limit, "\"time_limit_s\": 0.01");
-  REQUIRE(spec.find("\"build_time_limit_s\": 60") != std::string::npos);
-  test::write(dir / "specs" / "01-array-mult.json", spec);
-  test::write(dir / "class" / "ann" / "ArrayMult.cl", test::read(kit::root() / "solutions/01-array-mult/ArrayMult.cl"));
-  const auto run = test::run_program("grader", "--specs " + (dir / "specs").string() + " --references " +
-                                                   (kit::root() / "grader" / "reference").string() + " grade --labs 01 --no-oclgrind --jobs 1 --submissions " +
-                                                   (dir / "class").string() + " --out " + (dir / "out").string());
-  REQUIRE_MESSAGE(run.exit_code == 0, run.output);
-  const json report = json::parse(test::read(dir / "out" / "ann" / "report.json"));
-  std::size_t cases = 0, within_build_limit = 0;
-  for (const json& c : report.at("labs").at(0).at("cases")) {
-    if (c.at("kind") != "case" || c.at("max_points").get<double>() <= 0) continue;
-    ++cases;
-    CAPTURE(c.dump());
-    CHECK(c.at("points").get<double>() == c.at("max_points").get<double>());
-    within_build_limit += c.at("message").get<std::string>().find("within the build limit added to a run again") != std::string::npos;
-  }
-  CHECK(cases > 5);
-  CHECK(within_build_limit > 0);
+  test::open_to_children(dir);
+  const std::filesystem::path fake = dir / "fake-grader";
+  test::write(fake, R"py(#!/usr/bin/env python3
+import json, os, sys, time
+args = sys.argv
+out, cases = args[args.index("--result-dir") + 1], json.load(open(args[args.index("--cases") + 1]))
+def put(name, text):
+    with open(os.path.join(out, "tmp"), "w") as f: f.write(text)
+    os.rename(os.path.join(out, "tmp"), os.path.join(out, name))
+put("built.json", '{"status":"built"}')
+for i, c in enumerate(cases):
+    if c["seed"] == 3:
+        put("case-%d.compile" % i, "0 %.6f\n" % time.monotonic())
+        time.sleep(1.5)
+        put("case-%d.compile" % i, "1.5 -1\n")
+    if c["seed"] == 2:
+        put("case-%d.compile" % i, "0 -1\n")
+        time.sleep(1.5)
+    put("case-%d.json" % i, '{"status":"ok"}')
+)py");
+  std::filesystem::permissions(fake, std::filesystem::perms::all);
+  auto spec = grader::load_specs(kit::root() / "grader" / "specs", {"03"}).at(0);
+  spec.build_time_limit_s = 5;  // the most a compile's wait may add
+  for (auto& c : spec.cases) c.time_limit_s = 0.5;
+  const std::size_t compiles = position_of_seed(spec, 3), runs_long = position_of_seed(spec, 2);
+  grader::GradeSettings s{fake, dir / "work"};
+  std::filesystem::create_directories(s.workdir);
+  const grader::CaseRuns runs = grader::run_cases(spec, s, dir / "K.cl", "K.cl", {compiles, runs_long},
+                                                  [](std::size_t, const json&) { return grader::AfterCase::GoOn; });
+  CHECK(runs.timed_out_first[0]);
+  CHECK(runs.timed_out_first[1]);
+  CHECK(runs.results[0].value("status", "") == "ok");  // 1.5 s of compile, then at once
+  CHECK(runs.seconds[0] > 0.5);
+  CHECK(runs.compile_seconds[0] > 1.0);
+  CHECK(grader::step_end(runs.results[1]) == grader::CaseStatus::Timeout);  // 1.5 s of its own
+  CHECK(runs.results[1].value("reason", "").find("ran past its 0.5 s time limit with no wait for the device to compile its launches") !=
+        std::string::npos);
+  CHECK(runs.timed_out_alone == spec.cases[runs_long].name);
 }

@@ -11,6 +11,7 @@
 #include "isolation/fresh_memory.hpp"
 #include "isolation/time_budget.hpp"
 #include "kit/build_service.hpp"
+#include "kit/launch.hpp"
 
 namespace grader {
 namespace {
@@ -41,6 +42,7 @@ CaseRuns one_child_each(const LabSpec& spec, const GradeSettings& s, const std::
   CaseRuns out;
   out.results.assign(indices.size(), json());
   out.seconds.assign(indices.size(), 0);
+  out.compile_seconds.assign(indices.size(), 0);
   out.timed_out_first.assign(indices.size(), false);
   out.not_run_after.assign(indices.size(), "");
   SandboxLimits limits{spec.build_time_limit_s, spec.memory_limit_mb, s.grading.pocl_threads, s.pocl_cache()};
@@ -76,6 +78,7 @@ class CaseRunner {
       : spec_(spec), s_(s), kernel_(kernel), shown_as_(shown_as), indices_(indices), judge_(judge) {
     out_.results.assign(indices.size(), json());
     out_.seconds.assign(indices.size(), 0);
+    out_.compile_seconds.assign(indices.size(), 0);
     out_.timed_out_first.assign(indices.size(), false);
     out_.not_run_after.assign(indices.size(), "");
   }
@@ -84,11 +87,17 @@ class CaseRunner {
  private:
   struct Child;
   double limit_of(std::size_t pos) const { return spec_.cases[indices_[pos]].time_limit_s; }
-  // A case run again alone after a time-out gets the build limit on top of its own: PoCL compiles
-  // the kernel for each work-group size at its first launch there, and a first child stopped at
-  // the case's limit left no compiled kernel in the cache, so the time may have been the build's.
-  // Whether it was is said on its line (grade.cpp); a case that runs past both still times out.
+  // A case run again alone after a time-out gets, on top of its own limit, the time its launches
+  // waited for the device to compile them, up to the build limit: PoCL compiles the kernel for each
+  // work-group size at its first launch, and a first child stopped at the case's limit may have left
+  // no compiled kernel in the cache, so the time may have been the build's. The child writes those
+  // waits as they happen (kit::LaunchWaits); the most they may reach is compile_allowance. Whether
+  // the time was the build's is said on its line (grade.cpp); a case that runs past both times out.
   double compile_allowance(std::size_t pos) const { return confirming_ && out_.timed_out_first[pos] ? spec_.build_time_limit_s : 0; }
+  double compile_waits(std::size_t pos, const std::filesystem::path& file) const {
+    const double cap = compile_allowance(pos);
+    return cap > 0 ? std::min(cap, kit::launch_waits_in(file, kit::monotonic_seconds())) : 0;
+  }
   // The PoCL threads a case asks for (0: the run's); on a device other than PoCL's CPU they mean
   // nothing, and every case is 0: one child runs them all there (no second context and build).
   int own_threads(std::size_t pos) const { return s_.cpu_device ? case_threads(spec_.cases[indices_[pos]], 0) : 0; }
@@ -132,9 +141,26 @@ struct CaseRunner::Child {
   CaseRunner& runner;
   std::filesystem::path dir;
   const std::vector<std::size_t>& mine;
-  bool started = false, abandoned = false, built = false;
+  bool locks_each_case = false;  // the child takes the device around each case (launch)
+  bool started = false, abandoned = false, built = false, has_device = false;
+  double compiling = 0;  // the current case's launches' waits for their compile, as far as they count
   std::size_t done = 0;  // cases finished
   Clock::time_point phase_start{};
+
+  // Where the child took the device itself for case file NAME (NAME.locked written): its wait
+  // (NAME.waiting to NAME.locked, by the files' times, whatever the looks' spacing) goes to the
+  // device waits, and the case's clock starts when it took the device. Whether it has.
+  bool took_device(const std::string& name, Clock::time_point now) {
+    std::error_code error;
+    const auto locked = std::filesystem::last_write_time(dir / (name + ".locked"), error);
+    if (error) return false;
+    const auto waiting = std::filesystem::last_write_time(dir / (name + ".waiting"), error);
+    if (!error) runner.out_.lock_wait_seconds += std::max(0.0, std::chrono::duration<double>(locked - waiting).count());
+    const auto since = std::chrono::duration_cast<Clock::duration>(std::filesystem::file_time_type::clock::now() - locked);
+    phase_start = std::max(phase_start, now - std::max(since, Clock::duration::zero()));
+    has_device = true;
+    return true;
+  }
 
   // Reads what the child wrote since the last look; returns the deadline of the phase it is in.
   Clock::time_point follow() {
@@ -148,11 +174,21 @@ struct CaseRunner::Child {
       phase_start = now;
     }
     while (!r.stop_ && !abandoned && done < mine.size()) {
-      const std::filesystem::path file = dir / ("case-" + std::to_string(done) + ".json");
-      if (!std::filesystem::exists(file)) return phase_start + after(r.limit_of(mine[done]) + r.compile_allowance(mine[done]));
+      const std::string name = "case-" + std::to_string(done);
+      const std::filesystem::path file = dir / (name + ".json");
+      if (!std::filesystem::exists(file)) {
+        if (locks_each_case && !has_device && !took_device(name, now) && std::filesystem::exists(dir / (name + ".waiting")))
+          return now + std::chrono::seconds(1);  // in the device lock's queue: no case time runs
+        compiling = r.compile_waits(mine[done], dir / (name + ".compile"));
+        return phase_start + after(r.limit_of(mine[done]) + compiling);
+      }
+      compiling = 0;
+      if (locks_each_case && !has_device) took_device(name, now);  // it took the device and finished between two looks
+      has_device = false;
       const std::size_t pos = mine[done];
       r.out_.results[pos] = read_result(file);
       r.out_.seconds[pos] = seconds_between(phase_start, now);
+      r.out_.compile_seconds[pos] = r.compile_waits(pos, dir / (name + ".compile"));
       phase_start = now;
       // A failed OpenCL call leaves a child that is not used again: on a GPU the kernel's fault
       // ends its context, and every later call fails or hangs; the rest go to a new child. After
@@ -190,8 +226,14 @@ std::size_t CaseRunner::launch(const std::vector<std::size_t>& mine, bool& built
   SandboxLimits limits = limits_for(mine);
   Child child{*this, dir, mine};
   // Shared with the other case children on this device; exclusive when a case runs again alone.
+  // On a GPU a shared child takes the lock itself around each case (device_lock.hpp), so that a
+  // speed case's timed runs wait for the cases running only; on PoCL's CPU device the child's
+  // builds and inputs share the cores with the timed runs, so it is held for the child's life.
+  child.locks_each_case = !s_.cpu_device && !confirming_;
   const Clock::time_point asked = Clock::now();
-  const DeviceLock device(s_.device, confirming_ ? DeviceLock::Mode::Exclusive : DeviceLock::Mode::Shared);
+  std::optional<DeviceLock> device;
+  if (child.locks_each_case) limits.environment.emplace_back(kChildDeviceLockVariable, DeviceLock::file(s_.device).string());
+  else device.emplace(s_.device, confirming_ ? DeviceLock::Mode::Exclusive : DeviceLock::Mode::Shared);
   out_.lock_wait_seconds += seconds_between(asked, Clock::now());
   std::vector<std::string> argv = {s_.grader_exe.string(), "run-case", "--lab", spec_.lab, "--kernel", kernel_.string(),
                                    "--shown-as", shown_as_, "--cases", (dir / "cases.json").string(),
@@ -210,10 +252,12 @@ std::size_t CaseRunner::launch(const std::vector<std::size_t>& mine, bool& built
   if (!built || stop_ || child.abandoned || child.done == mine.size()) return child.done;
   // The child ended in the case at mine[done]: a time-out, a crash, out of memory.
   const std::size_t pos = mine[child.done];
-  limits.seconds = limit_of(pos) + compile_allowance(pos);
-  limits.build_allowance_s = compile_allowance(pos);
+  limits.seconds = limit_of(pos) + child.compiling;
+  limits.build_allowance_s = child.compiling;
+  limits.build_limit_s = compile_allowance(pos);
   out_.results[pos] = step_result({json::object(), outcome}, limits);  // no result file: always "sandbox"
   out_.seconds[pos] = seconds_between(child.phase_start, Clock::now());
+  out_.compile_seconds[pos] = child.compiling;
   // A crash or running out of memory after other cases ran in this child may be their doing
   // (a heap they damaged, memory they held): the case is run again alone, and that run counts. So
   // is a time-out: other kernels graded on the device at the same time may have taken its time,

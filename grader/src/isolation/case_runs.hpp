@@ -41,6 +41,9 @@ struct CaseRuns {
   double build_seconds = 0;
   std::vector<json> results;   // per case asked for, in order: as step_result; {} when not run
   std::vector<double> seconds;
+  // Per case run again alone: of its seconds, those its launches waited for the device to compile
+  // them (not counted against its limit, up to the build limit; 0 in other runs).
+  std::vector<double> compile_seconds;
   std::vector<bool> timed_out_first;  // per case: timed out beside other grading, then run again alone (that run counts)
   // The time budget: per case, the name of the case of the same kernel function that ran past its
   // limit alone, after which this one was not run ("" when it ran); and the first such case of the

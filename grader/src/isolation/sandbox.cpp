@@ -57,10 +57,15 @@ std::string ChildOutcome::reason(const SandboxLimits& limits) const {
   switch (end) {
     case End::NotStarted: return "could not be started";
     case End::TimedOut: {
-      char text[160];
-      if (limits.build_allowance_s > 0)
-        std::snprintf(text, sizeof text, "ran past its %.0f s time limit and the %.0f s build limit added to a run again, and was stopped",
-                      limits.seconds - limits.build_allowance_s, limits.build_allowance_s);
+      char text[300];
+      if (limits.build_limit_s > 0 && limits.build_allowance_s >= 0.005)
+        std::snprintf(text, sizeof text, "ran past its %g s time limit, not counting the %.2f s its launches waited for the device to "
+                      "compile them (a run again is given up to the %.0f s build limit for that), and was stopped",
+                      limits.seconds - limits.build_allowance_s, limits.build_allowance_s, limits.build_limit_s);
+      else if (limits.build_limit_s > 0)
+        std::snprintf(text, sizeof text, "ran past its %g s time limit with no wait for the device to compile its launches (a run "
+                      "again is given up to the %.0f s build limit for that), and was stopped",
+                      limits.seconds - limits.build_allowance_s, limits.build_limit_s);
       else
         std::snprintf(text, sizeof text, "ran past its %.0f s time limit and was stopped", limits.seconds);
       return text;

@@ -26,9 +26,10 @@ struct SandboxLimits {
   // it uses (NVIDIA's OpenCL platform does not even appear under a 1 GiB limit), so a step on a
   // GPU runs without it; its time limit still holds.
   bool limit_address_space = true;
-  // The part of `seconds` given on top of a case's own limit for a first launch's compile (a case
-  // run again alone after a time-out); its time-out then names both.
-  double build_allowance_s = 0;
+  // The part of `seconds` given on top of a case's own limit for its launches' compile (a case run
+  // again alone after a time-out: the waits its child measured, up to `build_limit_s`); its time-out
+  // then names them.
+  double build_allowance_s = 0, build_limit_s = 0;
 };
 
 struct ChildOutcome {
