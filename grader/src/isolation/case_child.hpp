@@ -10,6 +10,10 @@
 
 namespace grader {
 
+// Set in a case child run again alone after a time-out: it writes its launches' waits for their
+// compile (kit::LaunchWaits) as case-I.compile, which the parent does not count against the case.
+inline constexpr const char* kLaunchWaitsVariable = "KIT_LAUNCH_WAITS";
+
 // What a step's result says, {"status": word, ...}: the build's, a case's or the speed case's.
 // The child writes each but Sandbox. One word each, as for the statuses of core/results.hpp.
 enum class StepStatus {

@@ -234,6 +234,8 @@ std::size_t CaseRunner::launch(const std::vector<std::size_t>& mine, bool& built
   std::optional<DeviceLock> device;
   if (child.locks_each_case) limits.environment.emplace_back(kChildDeviceLockVariable, DeviceLock::file(s_.device).string());
   else device.emplace(s_.device, confirming_ ? DeviceLock::Mode::Exclusive : DeviceLock::Mode::Shared);
+  if (std::any_of(mine.begin(), mine.end(), [&](std::size_t p) { return compile_allowance(p) > 0; }))
+    limits.environment.emplace_back(kLaunchWaitsVariable, "1");
   out_.lock_wait_seconds += seconds_between(asked, Clock::now());
   std::vector<std::string> argv = {s_.grader_exe.string(), "run-case", "--lab", spec_.lab, "--kernel", kernel_.string(),
                                    "--shown-as", shown_as_, "--cases", (dir / "cases.json").string(),
