@@ -13,7 +13,6 @@
 #include "grader/lab/driver.hpp"
 #include "core/results.hpp"
 #include "core/words.hpp"
-#include "isolation/device_lock.hpp"
 #include "isolation/speed_gate.hpp"
 
 namespace grader {
@@ -203,18 +202,8 @@ int run_case_child(const ChildTask& t) {
       return 0;
     }
     LocalMemoryScrub scrub(*rt);
-    // The device lock, where the parent left it to this child (case_runs.cpp): held shared around
-    // each case alone. The parent reads case-I.waiting as "no case time runs" and starts case I's
-    // clock at case-I.locked.
-    const char* lock = std::getenv(kChildDeviceLockVariable);
     for (std::size_t i = 0; i < cases.size(); ++i) {
       const std::string name = "case-" + std::to_string(i);
-      std::optional<DeviceLock> device;
-      if (lock && *lock) {
-        write_file_atomically(t.result_dir / (name + ".waiting"), "");
-        device.emplace(std::filesystem::path(lock), DeviceLock::Mode::Shared);
-        write_file_atomically(t.result_dir / (name + ".locked"), "");
-      }
       if (i > 0) scrub(*rt);
       json result;
       {

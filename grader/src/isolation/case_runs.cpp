@@ -141,26 +141,10 @@ struct CaseRunner::Child {
   CaseRunner& runner;
   std::filesystem::path dir;
   const std::vector<std::size_t>& mine;
-  bool locks_each_case = false;  // the child takes the device around each case (launch)
-  bool started = false, abandoned = false, built = false, has_device = false;
+  bool started = false, abandoned = false, built = false;
   double compiling = 0;  // the current case's launches' waits for their compile, as far as they count
   std::size_t done = 0;  // cases finished
   Clock::time_point phase_start{};
-
-  // Where the child took the device itself for case file NAME (NAME.locked written): its wait
-  // (NAME.waiting to NAME.locked, by the files' times, whatever the looks' spacing) goes to the
-  // device waits, and the case's clock starts when it took the device. Whether it has.
-  bool took_device(const std::string& name, Clock::time_point now) {
-    std::error_code error;
-    const auto locked = std::filesystem::last_write_time(dir / (name + ".locked"), error);
-    if (error) return false;
-    const auto waiting = std::filesystem::last_write_time(dir / (name + ".waiting"), error);
-    if (!error) runner.out_.lock_wait_seconds += std::max(0.0, std::chrono::duration<double>(locked - waiting).count());
-    const auto since = std::chrono::duration_cast<Clock::duration>(std::filesystem::file_time_type::clock::now() - locked);
-    phase_start = std::max(phase_start, now - std::max(since, Clock::duration::zero()));
-    has_device = true;
-    return true;
-  }
 
   // Reads what the child wrote since the last look; returns the deadline of the phase it is in.
   Clock::time_point follow() {
@@ -177,14 +161,10 @@ struct CaseRunner::Child {
       const std::string name = "case-" + std::to_string(done);
       const std::filesystem::path file = dir / (name + ".json");
       if (!std::filesystem::exists(file)) {
-        if (locks_each_case && !has_device && !took_device(name, now) && std::filesystem::exists(dir / (name + ".waiting")))
-          return now + std::chrono::seconds(1);  // in the device lock's queue: no case time runs
         compiling = r.compile_waits(mine[done], dir / (name + ".compile"));
         return phase_start + after(r.limit_of(mine[done]) + compiling);
       }
       compiling = 0;
-      if (locks_each_case && !has_device) took_device(name, now);  // it took the device and finished between two looks
-      has_device = false;
       const std::size_t pos = mine[done];
       r.out_.results[pos] = read_result(file);
       r.out_.seconds[pos] = seconds_between(phase_start, now);
@@ -225,17 +205,11 @@ std::size_t CaseRunner::launch(const std::vector<std::size_t>& mine, bool& built
   write_file_atomically(dir / "cases.json", list.dump());
   SandboxLimits limits = limits_for(mine);
   Child child{*this, dir, mine};
-  // Shared with the other case children on this device; exclusive when a case runs again alone.
-  // On a GPU a shared child takes the lock itself around each case (device_lock.hpp), so that a
-  // speed case's timed runs wait for the cases running only; on PoCL's CPU device the child's
-  // builds and inputs share the cores with the timed runs, so it is held for the child's life.
-  child.locks_each_case = !s_.cpu_device && !confirming_;
-  const Clock::time_point asked = Clock::now();
-  std::optional<DeviceLock> device;
-  if (child.locks_each_case) limits.environment.emplace_back(kChildDeviceLockVariable, DeviceLock::file(s_.device).string());
-  else device.emplace(s_.device, confirming_ ? DeviceLock::Mode::Exclusive : DeviceLock::Mode::Shared);
   if (std::any_of(mine.begin(), mine.end(), [&](std::size_t p) { return compile_allowance(p) > 0; }))
-    limits.environment.emplace_back(kLaunchWaitsVariable, "1");
+    limits.environment.emplace_back(kLaunchWaitsVariable, "1");  // the child writes its launches' compile waits
+  // Shared with the other case children on this device; exclusive when a case runs again alone.
+  const Clock::time_point asked = Clock::now();
+  const DeviceLock device(s_.device, confirming_ ? DeviceLock::Mode::Exclusive : DeviceLock::Mode::Shared);
   out_.lock_wait_seconds += seconds_between(asked, Clock::now());
   std::vector<std::string> argv = {s_.grader_exe.string(), "run-case", "--lab", spec_.lab, "--kernel", kernel_.string(),
                                    "--shown-as", shown_as_, "--cases", (dir / "cases.json").string(),

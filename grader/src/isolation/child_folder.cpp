@@ -58,12 +58,7 @@ void copy_plain_file(const fs::path& from, const fs::path& to) {
   char buffer[1 << 16];
   for (ssize_t n; out >= 0 && (n = ::read(in, buffer, sizeof buffer)) > 0;)
     if (::write(out, buffer, std::size_t(n)) != n) break;
-  if (out >= 0) {
-    // With the time it was written: the grader times a child's steps by its files (case_runs.cpp).
-    const struct timespec times[2] = {st.st_atim, st.st_mtim};
-    ::futimens(out, times);
-    ::close(out);
-  }
+  if (out >= 0) ::close(out);
   ::close(in);
 }
 

@@ -59,9 +59,8 @@ std::filesystem::path DeviceLock::file(const kit::DeviceOptions& device) {
   return dir / ("kit-grader-device-" + name + ".lock");
 }
 
-DeviceLock::DeviceLock(const kit::DeviceOptions& device, Mode mode) : DeviceLock(file(device), mode) {}
-
-DeviceLock::DeviceLock(const std::filesystem::path& path, Mode mode) {
+DeviceLock::DeviceLock(const kit::DeviceOptions& device, Mode mode) {
+  const std::filesystem::path path = file(device);
   const int turnstile = open_lock(path.string() + ".turnstile");
   fd_ = open_lock(path);
   flock_retrying(turnstile, LOCK_EX);

@@ -9,9 +9,6 @@
 // A second lock, the turnstile, keeps the exclusive waiters from starving: a shared taker passes
 // through it, an exclusive one holds it until it has the device. Programs other than the grader
 // (or a grader that picks the same device by other words, e.g. "-p 0" and "-p pocl") do not take it.
-// On a device other than PoCL's CPU the case child takes it shared itself, around each case's run
-// (case_runs.cpp): its context, build and inputs are host work, so an exclusive taker waits for the
-// cases running, not for every child's build and later cases.
 #include <filesystem>
 #include <string>
 
@@ -19,14 +16,10 @@
 
 namespace grader {
 
-// Set in a case child that takes the device lock around each case itself: the lock file's path.
-inline constexpr const char* kChildDeviceLockVariable = "KIT_DEVICE_LOCK";
-
 class DeviceLock {
  public:
   enum class Mode { Shared, Exclusive };
   DeviceLock(const kit::DeviceOptions& device, Mode mode);
-  DeviceLock(const std::filesystem::path& file, Mode mode);  // the lock file file(device) named
   ~DeviceLock();
   DeviceLock(const DeviceLock&) = delete;
   DeviceLock& operator=(const DeviceLock&) = delete;

@@ -5,7 +5,6 @@
 #include <cmath>
 #include <cstdio>
 #include <fstream>
-#include <future>
 #include <optional>
 
 #include "batch/batch.hpp"
@@ -234,26 +233,20 @@ LabResult grade_screened(const LabSpec& spec, const LabReference& reference, con
     return s.grading.stop_at_first_loss ? AfterCase::Stop : AfterCase::GoOn;
   };
   // The speed case runs before the cases, its line still after theirs. Its timed runs have the device
-  // to itself (speed_gate.hpp): after the cases it would wait for every case child of the kernels
-  // graded beside this one (--jobs) to end, while new ones wait for it; first, it waits only for those
-  // already running. On a GPU it runs beside this kernel's case child (which holds the device case by
-  // case, case_runs.cpp): its builds and inputs are host work; on PoCL's CPU device they would share
-  // the cores. `grader mutants` (stop_at_first_loss) keeps it last: a kernel that lost points needs none.
+  // to itself (speed_gate.hpp): after the cases it would wait for every case child of the kernels graded beside
+  // this one (--jobs: one student's other labs) to end, while new ones wait for it, and the device
+  // would stand idle in between; first, it waits only for those already running. `grader mutants`
+  // (stop_at_first_loss) keeps it last: a kernel that lost a case's points needs no speed case.
   const bool with_speed = spec.speed && (spec.speed->visible || !s.grading.visible_only);
-  double speed_seconds = 0;
-  std::future<CaseResult> first_speed;
-  if (with_speed && !s.grading.stop_at_first_loss)
-    first_speed = std::async(s.cpu_device ? std::launch::deferred : std::launch::async, [&] {
-      const Clock::time_point speed_start = Clock::now();
-      CaseResult line = speed_case(spec, reference, driver, s, copy, shown_as);
-      speed_seconds = since(speed_start);
-      return line;
-    });
   std::optional<CaseResult> speed;
-  if (first_speed.valid() && s.cpu_device) speed = first_speed.get();  // in turn, before the cases
+  double speed_seconds = 0;
+  if (with_speed && !s.grading.stop_at_first_loss) {
+    const Clock::time_point speed_start = Clock::now();
+    speed = speed_case(spec, reference, driver, s, copy, shown_as);
+    speed_seconds = since(speed_start);
+  }
   const Clock::time_point cases_start = Clock::now();
   const CaseRuns runs = run_cases(spec, s, copy, shown_as, indices, judge);
-  if (first_speed.valid()) speed = first_speed.get();
   phase("build", runs.build_seconds);
   phase("cases", since(cases_start) - runs.build_seconds);
   phase("children", runs.children);
