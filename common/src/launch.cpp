@@ -153,16 +153,25 @@ void launch(const cl::CommandQueue& queue, const cl::Kernel& kernel, const cl::N
     queue.enqueueNDRangeKernel(kernel, cl::NullRange, global, local, wait, done);
     return;
   }
-  cl::Event event;
-  queue.enqueueNDRangeKernel(kernel, cl::NullRange, global, local, wait, &event);
-  if (done) *done = event;
-  auto* f = new Followed{waits};
+  // The wait starts before the enqueue: a device that compiles inside clEnqueueNDRangeKernel,
+  // before the event exists, has that compile counted too.
   {
     std::lock_guard<std::mutex> g(waits->lock);
     ++waits->waiting;
-    f->callbacks = 2;  // set before either is asked for
     waits->changed();
   }
+  cl::Event event;
+  try {
+    queue.enqueueNDRangeKernel(kernel, cl::NullRange, global, local, wait, &event);
+  } catch (...) {
+    std::lock_guard<std::mutex> g(waits->lock);
+    --waits->waiting;
+    waits->changed();
+    throw;
+  }
+  if (done) *done = event;
+  auto* f = new Followed{waits};
+  f->callbacks = 2;  // set before either is asked for
   // A device that cannot call back at CL_RUNNING (OpenCL 1.x allows CL_COMPLETE only) counts the
   // whole launch as waiting; one that cannot call back at all, nothing.
   bool last = false;
