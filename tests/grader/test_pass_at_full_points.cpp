@@ -114,6 +114,21 @@ std::map<std::string, std::map<std::string, bool>> check_lines(const std::string
   return lines;
 }
 
+// `grader check`'s output over several labs, cut into each lab's section (from its heading line,
+// "NN-name (File.cl)", to the next), by lab.
+std::map<std::string, std::string> lab_sections(const std::string& output) {
+  static const std::regex heading(R"(^(\d\d-[a-z0-9-]+) \([^)]*\)$)");
+  std::map<std::string, std::string> sections;
+  std::istringstream in(output);
+  std::string line, current;
+  while (std::getline(in, line)) {
+    std::smatch m;
+    if (std::regex_match(line, m, heading)) current = m[1];
+    if (!current.empty()) sections[current] += line + "\n";
+  }
+  return sections;
+}
+
 // For every visible case of `lab`: PASS in `grader check` if and only if `grader grade` gave it its
 // full points, on this machine. Returns how many cases were compared.
 std::size_t check_is_grade(const std::string& check_output, const std::filesystem::path& report, const std::string& lab, const std::string& what) {
@@ -179,8 +194,9 @@ void names_its_fault(const std::string& check_output, const std::filesystem::pat
 
 TEST_CASE("no PASS line below full points, and check's PASS is grade's points, over every starter, solution, generated mutant and the evidence kernels") {
   Tally starters, solutions, mutants;
-  // Every lab's starter and solution as a student checks them, with the memory-safety checks; run
-  // beside the class below (each grader leaves a core idle while its children wait).
+  // Every lab's starter and solution as a student checks them, with the memory-safety checks (every
+  // solution passes, every starter fails with hints and no points); run beside the class below
+  // (each grader leaves a core idle while its children wait).
   auto starter = std::async(std::launch::async, [] { return test::run_program("grader", "check --races"); });
   auto solved = std::async(std::launch::async, [] { return test::run_program("grader", "check --races --dir " + test::kit_path("solutions")); });
   // Generated mutants of every lab's solution, graded as a class with the hidden cases and the
@@ -203,6 +219,20 @@ TEST_CASE("no PASS line below full points, and check's PASS is grade's points, o
   CHECK(starters_run.exit_code == 1);
   check_labels(starters_run.output, "grader check --races (the starters)", starters);
   test::check_solution_passes(solutions_run);  // lab 06's speed estimate below full on a busy machine aside (solution_check.hpp)
+  // Lab by lab: every solution's lab is shown, and every starter's lab fails with a hint and earns
+  // nothing, safety and algorithm points included (the points policy for an unedited starter).
+  const auto starter_labs = lab_sections(starters_run.output), solution_labs = lab_sections(solutions_run.output);
+  for (const std::string& lab : test::kit_labs(true)) {
+    CAPTURE(lab);
+    REQUIRE_MESSAGE(solution_labs.count(lab) == 1, solutions_run.output);
+    CHECK(solution_labs.at(lab).find("\n  PASS ") != std::string::npos);
+    REQUIRE_MESSAGE(starter_labs.count(lab) == 1, starters_run.output);
+    const std::string& section = starter_labs.at(lab);
+    CAPTURE(section);
+    CHECK(section.find("hint: ") != std::string::npos);
+    CHECK(section.find("\n  0 / ") != std::string::npos);
+    CHECK(section.find("\n  PASS ") == std::string::npos);
+  }
   check_labels(solutions_run.output, "grader check --races --dir solutions", solutions);
   std::size_t reports = 0;
   for (const auto& e : std::filesystem::directory_iterator(out.path))

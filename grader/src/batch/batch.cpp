@@ -187,7 +187,9 @@ class ClassRun {
     // This worker's PoCL cache, shared by the kernels it grades one after another (see
     // GradeSettings::shared_pocl_cache); emptied when it grows past kPoclCacheMiB, between kernels,
     // when none of its children is running.
-    const std::filesystem::path pocl_cache = work_ / ("pocl-cache-" + std::to_string(slot));
+    // The kept cache ($KIT_POCL_CACHE) instead where one is named: shared by every worker and run.
+    const std::optional<std::filesystem::path> kept = kept_pocl_cache();
+    const std::filesystem::path pocl_cache = kept ? *kept : work_ / ("pocl-cache-" + std::to_string(slot));
     // Its build service, on PoCL's CPU device (the one the children use without --devices).
     std::unique_ptr<BuildServiceProcess> service;
     if (!o_.grading.child_per_case && o_.grading.devices.empty())
@@ -203,7 +205,7 @@ class ClassRun {
       }
       if (last) std::filesystem::remove_all(work_ / task.student->student);  // its last lab graded
       // Where the children's PoCL writes it: a folder of their user's when the grader runs as root.
-      if (bytes_under(pocl_cache_in_use(pocl_cache)) > (std::uintmax_t(kPoclCacheMiB) << 20))
+      if (!kept && bytes_under(pocl_cache_in_use(pocl_cache)) > (std::uintmax_t(kPoclCacheMiB) << 20))
         empty_pocl_cache(pocl_cache);  // emptied, not removed: the build service's PoCL goes on writing there
     }
   }

@@ -13,6 +13,7 @@
 // follows what the child writes where it always did; after it, the regular files it wrote there
 // are copied back (links and anything else it made are not) and its folder is removed.
 #include <filesystem>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -41,6 +42,13 @@ class ChildFolder {
   int staged_ = 0;
   bool done_ = false;
 };
+
+// The PoCL cache kept from one grader run to the next where $KIT_POCL_CACHE names a folder (the
+// test suite sets it to a folder of its build, tests/main.cpp), or nothing. PoCL keys its cache by
+// the program's source, build options and device, so only identical programs meet there, as in a
+// batch worker's cache (GradeSettings::shared_pocl_cache); it is never emptied by the grader.
+inline constexpr const char* kPoclCacheVariable = "KIT_POCL_CACHE";
+std::optional<std::filesystem::path> kept_pocl_cache();
 
 // The folder of the user's that stands for the grader's PoCL cache `cache`: the same one each time,
 // so that the children of one kernel and a batch worker's build service share it; removed once

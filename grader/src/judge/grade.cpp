@@ -10,6 +10,7 @@
 #include "batch/batch.hpp"
 #include "core/files.hpp"
 #include "export/reports.hpp"
+#include "isolation/child_folder.hpp"
 #include "grader/lab/driver.hpp"
 #include "intake/submission.hpp"
 #include "isolation/case_runs.hpp"
@@ -34,6 +35,11 @@
 #include "oclgrind/checks.hpp"
 
 namespace grader {
+
+std::filesystem::path GradeSettings::pocl_cache() const {
+  if (!shared_pocl_cache.empty()) return shared_pocl_cache;
+  return kept_pocl_cache().value_or(workdir / "pocl-cache");
+}
 
 LabResult not_graded(const LabSpec& spec, const GradeSettings& s, const std::string& student, LabStatus status,
                      const std::string& message) {

@@ -39,7 +39,8 @@ struct GradeSettings {
   // student checking an untouched lab is shown what its cases compute, with their hints.
   std::filesystem::path starters{};
   bool starter_check = true;
-  std::filesystem::path pocl_cache() const { return shared_pocl_cache.empty() ? workdir / "pocl-cache" : shared_pocl_cache; }
+  // The children's PoCL cache: the shared one, else the kept one ($KIT_POCL_CACHE), else workdir's.
+  std::filesystem::path pocl_cache() const;
 };
 
 // A result with every case (and safety check) "not-run" and 0 points: for a submission whose
