@@ -2,6 +2,7 @@
 // What the kit's Oclgrind plugin needs to know of one instruction (a load, a store, a combining
 // operation on the data, a fence, a division by a value), parsed once from its IR text.
 #include <cctype>
+#include <cstdint>
 #include <string>
 #include <utility>
 #include <vector>
@@ -15,6 +16,11 @@ struct Shape {
   std::vector<std::string> operands;  // "%x" names, in order (for a store: the value first)
   char fence = 0;  // a fence on global memory: 'F' mem_fence, 'W' write_mem_fence, 'R' read_mem_fence
   bool divides = false;  // an integer division or remainder (udiv, sdiv, urem, srem) by a value, not a constant
+  // Filled by the plugin: the names as its numbers, and whether it is a function's store of a
+  // parameter on entry (`store %a, %a.addr`).
+  std::uint32_t result_id = 0;
+  std::vector<std::uint32_t> operand_ids;
+  bool stores_parameter = false;
 };
 
 // "  %add = fadd float %5, %6, !dbg !20" -> result %add, opcode fadd, operands %5 %6.

@@ -32,6 +32,8 @@
 #include <oclgrind/WorkItem.h>
 
 #include <algorithm>
+#include <array>
+#include <cstdint>
 #include <cstdlib>
 #include <fstream>
 #include <optional>
@@ -50,9 +52,9 @@
 
 namespace {
 
-// One work-item's taint state: SSA names and private bytes that hold data.
+// One work-item's taint state: SSA names (as name_key gives them) and private bytes that hold data.
 struct ItemState {
-  std::unordered_set<std::string> data_names;
+  std::unordered_set<std::uint64_t> data_names;
   std::unordered_set<std::size_t> data_bytes;  // private addresses
   bool pending_data_load = false;              // the load under way reads global/local/constant memory
   std::size_t pending_address = 0, pending_size = 0;
@@ -79,7 +81,7 @@ struct GroupState {
   std::size_t items = 0;
   std::size_t phase = 0;
   std::vector<std::vector<std::size_t>> ops;  // [phase][work-item]
-  std::unordered_map<std::size_t, ItemState> item;
+  std::vector<ItemState> item;                 // by linear local id; kept from group to group, reset
 };
 
 class WorkSpan : public oclgrind::Plugin {
@@ -132,7 +134,7 @@ class WorkSpan : public oclgrind::Plugin {
     local_ = invocation->getLocalSize();
     groups_.str("");
     first_group_ = true;
-    shapes_.clear();  // a freed program's instructions may share addresses with this one's
+    forget_shapes();  // a freed program's instructions may share addresses with this one's
     divisions_.launch_begin();
     lines_.clear();
     draw_.launch_begin();
@@ -143,10 +145,15 @@ class WorkSpan : public oclgrind::Plugin {
   }
 
   void workGroupBegin(const oclgrind::WorkGroup* group) override {
-    group_ = GroupState{};
+    group_.linear_id = 0, group_.phase = 0;
     group_.id = group->getGroupID();
     const oclgrind::Size3 size = group->getGroupSize();
     group_.items = size.x * size.y * size.z;
+    // A launch that is not measured keeps no taint (the memory callbacks return first).
+    if (!divisions_only_) {
+      group_.item.resize(group_.items);
+      for (ItemState& s : group_.item) s = ItemState{};
+    }
     group_.ops.assign(1, std::vector<std::size_t>(group_.items, 0));
     const std::size_t id[3] = {group_.id.x, group_.id.y, group_.id.z};
     const std::size_t nx = global_.x / local_.x, ny = global_.y / local_.y;
@@ -157,11 +164,12 @@ class WorkSpan : public oclgrind::Plugin {
   void workGroupBarrier(const oclgrind::WorkGroup*, uint32_t) override {
     ++group_.phase;
     group_.ops.emplace_back(group_.items, 0);
-    for (auto& [id, state] : group_.item) state.data_names.clear();  // SSA values do not cross a barrier
+    for (ItemState& state : group_.item) state.data_names.clear();  // SSA values do not cross a barrier
     if (draw_.tracing()) draw_.barrier();
   }
 
   void memoryLoad(const oclgrind::Memory* memory, const oclgrind::WorkItem* item, size_t address, size_t size) override {
+    if (divisions_only_) return;
     ItemState& s = state(item);
     s.pending_private = memory->getAddressSpace() == oclgrind::AddrSpacePrivate;
     s.pending_data_load = !s.pending_private;
@@ -175,7 +183,7 @@ class WorkSpan : public oclgrind::Plugin {
 
   void memoryAtomicLoad(const oclgrind::Memory* memory, const oclgrind::WorkItem* item, oclgrind::AtomicOp, size_t address,
                         size_t) override {
-    if (memory->getAddressSpace() != oclgrind::AddrSpaceGlobal) return;
+    if (divisions_only_ || memory->getAddressSpace() != oclgrind::AddrSpaceGlobal) return;
     ItemState& s = state(item);
     s.pending_atomic = true;
     s.pending_buffer = memory->extractBuffer(address);
@@ -183,6 +191,7 @@ class WorkSpan : public oclgrind::Plugin {
 
   void memoryStore(const oclgrind::Memory* memory, const oclgrind::WorkItem* item, size_t address, size_t size,
                    const uint8_t*) override {
+    if (divisions_only_) return;
     ItemState& s = state(item);
     s.pending_private = memory->getAddressSpace() == oclgrind::AddrSpacePrivate;
     s.pending_store = true;
@@ -201,7 +210,7 @@ class WorkSpan : public oclgrind::Plugin {
     ItemState& s = state(item);
     // SSA names are per function: a name is kept with the call depth it was made at.
     const std::size_t depth = item->getCallStack().size();
-    const auto is_data = [&](const std::string& name) { return s.data_names.count(at_depth(name, depth)) > 0; };
+    const auto is_data = [&](std::uint32_t name) { return s.data_names.count(name_key(name, depth)) > 0; };
     if (draw_.tracing()) trace(item, shape, s, depth);
     follow_access(item, instruction, shape, s);
     switch (shape.kind) {
@@ -209,19 +218,19 @@ class WorkSpan : public oclgrind::Plugin {
         bool data = s.pending_data_load;
         if (s.pending_private)
           for (std::size_t b = 0; b < s.pending_size && !data; ++b) data = s.data_bytes.count(s.pending_address + b) > 0;
-        mark(s, at_depth(shape.result, depth), data);
+        mark(s, name_key(shape.result_id, depth), data);
         s.pending_data_load = s.pending_private = false;
         break;
       }
       case Shape::Store:
-        if (s.pending_private && !shape.operands.empty()) {
-          bool data = is_data(shape.operands.front());
+        if (s.pending_private && !shape.operand_ids.empty()) {
+          bool data = is_data(shape.operand_ids.front());
           // A function of the kernel's own stores its parameters first (`store %a, %a.addr`): a
           // parameter holds data when any argument of the call did.
-          if (depth > 0 && shape.operands.size() == 2 && shape.operands[1] == shape.operands[0] + ".addr") {
+          if (depth > 0 && shape.stores_parameter) {
             const Shape& call = shape_of(item->getCallStack().top());
-            data = std::any_of(call.operands.begin(), call.operands.end(),
-                               [&](const std::string& name) { return s.data_names.count(at_depth(name, depth - 1)) > 0; });
+            data = std::any_of(call.operand_ids.begin(), call.operand_ids.end(),
+                               [&](std::uint32_t name) { return s.data_names.count(name_key(name, depth - 1)) > 0; });
           }
           for (std::size_t b = 0; b < s.pending_size; ++b) {
             if (data) s.data_bytes.insert(s.pending_address + b);
@@ -232,7 +241,7 @@ class WorkSpan : public oclgrind::Plugin {
         break;
       case Shape::Combine:
       case Shape::Other: {
-        bool data = std::any_of(shape.operands.begin(), shape.operands.end(), is_data);
+        bool data = std::any_of(shape.operand_ids.begin(), shape.operand_ids.end(), is_data);
         // A builtin that reads memory (vload4, vload8) is a call, not a load: what it read arrived
         // through memoryLoad just before, and its result is data like a load's. One that writes
         // private memory (vstore) taints the bytes it wrote when its operands were data.
@@ -245,7 +254,7 @@ class WorkSpan : public oclgrind::Plugin {
         else if (s.pending_private)
           for (std::size_t b = 0; b < s.pending_size && !data; ++b) data = s.data_bytes.count(s.pending_address + b) > 0;
         s.pending_data_load = s.pending_private = s.pending_store = false;
-        mark(s, at_depth(shape.result, depth), data);
+        mark(s, name_key(shape.result_id, depth), data);
         if (data && shape.kind == Shape::Combine) ++group_.ops[group_.phase][linear(item)];
         break;
       }
@@ -352,17 +361,38 @@ class WorkSpan : public oclgrind::Plugin {
   static std::string at_depth(const std::string& name, std::size_t depth) {
     return name.empty() ? name : name + "@" + std::to_string(depth);
   }
-  static void mark(ItemState& s, const std::string& name, bool data) {
-    if (name.empty()) return;
+  // An SSA name at a call depth as one number: the name's number (name_ids_, 0 for none) and the depth.
+  static std::uint64_t name_key(std::uint32_t name, std::size_t depth) { return name == 0 ? 0 : (std::uint64_t(name) << 24) | depth; }
+  static void mark(ItemState& s, std::uint64_t name, bool data) {
+    if (name == 0) return;
     if (data) s.data_names.insert(name);
     else s.data_names.erase(name);
   }
+  std::uint32_t name_id(const std::string& name) {
+    if (name.empty()) return 0;
+    return name_ids_.emplace(name, std::uint32_t(name_ids_.size() + 1)).first->second;
+  }
+  // Each instruction's shape, parsed once a launch; the last ones asked for are kept in a small
+  // table by address (shapes_ keeps its elements where they are as it grows).
   const Shape& shape_of(const llvm::Instruction* instruction) {
-    const auto found = shapes_.find(instruction);
-    if (found != shapes_.end()) return found->second;
-    std::ostringstream text;
-    oclgrind::dumpInstruction(text, instruction);
-    return shapes_.emplace(instruction, parse(text.str())).first->second;
+    Recent& slot = recent_[(reinterpret_cast<std::uintptr_t>(instruction) >> 4) % recent_.size()];
+    if (slot.instruction == instruction) return *slot.shape;
+    auto found = shapes_.find(instruction);
+    if (found == shapes_.end()) {
+      std::ostringstream text;
+      oclgrind::dumpInstruction(text, instruction);
+      Shape shape = parse(text.str());
+      shape.result_id = name_id(shape.result);
+      for (const std::string& o : shape.operands) shape.operand_ids.push_back(name_id(o));
+      shape.stores_parameter = shape.kind == Shape::Store && shape.operands.size() == 2 && shape.operands[1] == shape.operands[0] + ".addr";
+      found = shapes_.emplace(instruction, std::move(shape)).first;
+    }
+    slot = {instruction, &found->second};
+    return found->second;
+  }
+  void forget_shapes() {
+    shapes_.clear();
+    recent_.fill(Recent{});
   }
 
   bool divisions_only_ = false;  // KIT_DIVISIONS_ONLY when the launch began: only the division check
@@ -379,6 +409,12 @@ class WorkSpan : public oclgrind::Plugin {
   bool first_group_ = true;
   GroupState group_;
   std::unordered_map<const llvm::Instruction*, Shape> shapes_;
+  struct Recent {
+    const llvm::Instruction* instruction = nullptr;
+    const Shape* shape = nullptr;
+  };
+  std::array<Recent, 1024> recent_{};
+  std::unordered_map<std::string, std::uint32_t> name_ids_;  // SSA names by number, from 1
   std::unordered_map<const llvm::Instruction*, int> lines_;
   kit_draw::DrawTrace draw_;
   kit_access::AccessTrace access_;
