@@ -32,7 +32,6 @@
 #include <oclgrind/WorkItem.h>
 
 #include <algorithm>
-#include <array>
 #include <cstdint>
 #include <cstdlib>
 #include <fstream>
@@ -45,7 +44,7 @@
 
 #include "access_trace.hpp"
 #include "division_check.hpp"
-#include "instruction_shape.hpp"
+#include "shape_table.hpp"
 #include "launch_messages.hpp"
 #include "oclgrind_reach.hpp"
 #include "draw_trace.hpp"
@@ -134,7 +133,7 @@ class WorkSpan : public oclgrind::Plugin {
     local_ = invocation->getLocalSize();
     groups_.str("");
     first_group_ = true;
-    forget_shapes();  // a freed program's instructions may share addresses with this one's
+    shapes_.forget();  // a freed program's instructions may share addresses with this one's
     divisions_.launch_begin();
     lines_.clear();
     draw_.launch_begin();
@@ -170,15 +169,8 @@ class WorkSpan : public oclgrind::Plugin {
 
   void memoryLoad(const oclgrind::Memory* memory, const oclgrind::WorkItem* item, size_t address, size_t size) override {
     if (divisions_only_) return;
-    ItemState& s = state(item);
-    s.pending_private = memory->getAddressSpace() == oclgrind::AddrSpacePrivate;
+    ItemState& s = pend(memory, item, address, size, false);
     s.pending_data_load = !s.pending_private;
-    s.pending_store = false;
-    s.pending_space = space_of(memory);
-    s.pending_address = address;
-    s.pending_size = size;
-    s.pending_buffer = memory->extractBuffer(address);
-    s.pending_global = memory->getAddressSpace() == oclgrind::AddrSpaceGlobal;
   }
 
   void memoryAtomicLoad(const oclgrind::Memory* memory, const oclgrind::WorkItem* item, oclgrind::AtomicOp, size_t address,
@@ -191,20 +183,12 @@ class WorkSpan : public oclgrind::Plugin {
 
   void memoryStore(const oclgrind::Memory* memory, const oclgrind::WorkItem* item, size_t address, size_t size,
                    const uint8_t*) override {
-    if (divisions_only_) return;
-    ItemState& s = state(item);
-    s.pending_private = memory->getAddressSpace() == oclgrind::AddrSpacePrivate;
-    s.pending_store = true;
-    s.pending_space = space_of(memory);
-    s.pending_address = address;
-    s.pending_size = size;
-    s.pending_buffer = memory->extractBuffer(address);
-    s.pending_global = memory->getAddressSpace() == oclgrind::AddrSpaceGlobal;
+    if (!divisions_only_) pend(memory, item, address, size, true);
   }
 
   void instructionExecuted(const oclgrind::WorkItem* item, const llvm::Instruction* instruction,
                            const oclgrind::TypedValue&) override {
-    const Shape& shape = shape_of(instruction);
+    const Shape& shape = shapes_.of(instruction);
     if (shape.divides) divisions_.check(m_context, item, instruction);
     if (divisions_only_) return;
     ItemState& s = state(item);
@@ -228,7 +212,7 @@ class WorkSpan : public oclgrind::Plugin {
           // A function of the kernel's own stores its parameters first (`store %a, %a.addr`): a
           // parameter holds data when any argument of the call did.
           if (depth > 0 && shape.stores_parameter) {
-            const Shape& call = shape_of(item->getCallStack().top());
+            const Shape& call = shapes_.of(item->getCallStack().top());
             data = std::any_of(call.operand_ids.begin(), call.operand_ids.end(),
                                [&](std::uint32_t name) { return s.data_names.count(name_key(name, depth - 1)) > 0; });
           }
@@ -340,7 +324,7 @@ class WorkSpan : public oclgrind::Plugin {
       // A function's parameter stored on entry: its flow is that of the call's arguments.
       std::optional<kit_draw::Flow> param;
       if (depth > 0 && shape.operands.size() == 2 && shape.operands[1] == shape.operands[0] + ".addr") {
-        const Shape& call = shape_of(item->getCallStack().top());
+        const Shape& call = shapes_.of(item->getCallStack().top());
         for (const std::string& o : call.operands)
           if (const kit_draw::Flow* f = draw_.flow(i, at_depth(o, depth - 1))) {
             if (!param) param.emplace();
@@ -358,41 +342,26 @@ class WorkSpan : public oclgrind::Plugin {
     return l.x + local_.x * (l.y + local_.y * l.z);
   }
   ItemState& state(const oclgrind::WorkItem* item) { return group_.item[linear(item)]; }
+  // A load or store under way, for the instruction that made it (instructionExecuted).
+  ItemState& pend(const oclgrind::Memory* memory, const oclgrind::WorkItem* item, size_t address, size_t size, bool store) {
+    ItemState& s = state(item);
+    s.pending_private = memory->getAddressSpace() == oclgrind::AddrSpacePrivate;
+    s.pending_store = store;
+    s.pending_space = space_of(memory);
+    s.pending_address = address, s.pending_size = size;
+    s.pending_buffer = memory->extractBuffer(address);
+    s.pending_global = memory->getAddressSpace() == oclgrind::AddrSpaceGlobal;
+    return s;
+  }
   static std::string at_depth(const std::string& name, std::size_t depth) {
     return name.empty() ? name : name + "@" + std::to_string(depth);
   }
-  // An SSA name at a call depth as one number: the name's number (name_ids_, 0 for none) and the depth.
+  // An SSA name at a call depth as one number: the name's number (ShapeTable's, 0 for none) and the depth.
   static std::uint64_t name_key(std::uint32_t name, std::size_t depth) { return name == 0 ? 0 : (std::uint64_t(name) << 24) | depth; }
   static void mark(ItemState& s, std::uint64_t name, bool data) {
     if (name == 0) return;
     if (data) s.data_names.insert(name);
     else s.data_names.erase(name);
-  }
-  std::uint32_t name_id(const std::string& name) {
-    if (name.empty()) return 0;
-    return name_ids_.emplace(name, std::uint32_t(name_ids_.size() + 1)).first->second;
-  }
-  // Each instruction's shape, parsed once a launch; the last ones asked for are kept in a small
-  // table by address (shapes_ keeps its elements where they are as it grows).
-  const Shape& shape_of(const llvm::Instruction* instruction) {
-    Recent& slot = recent_[(reinterpret_cast<std::uintptr_t>(instruction) >> 4) % recent_.size()];
-    if (slot.instruction == instruction) return *slot.shape;
-    auto found = shapes_.find(instruction);
-    if (found == shapes_.end()) {
-      std::ostringstream text;
-      oclgrind::dumpInstruction(text, instruction);
-      Shape shape = parse(text.str());
-      shape.result_id = name_id(shape.result);
-      for (const std::string& o : shape.operands) shape.operand_ids.push_back(name_id(o));
-      shape.stores_parameter = shape.kind == Shape::Store && shape.operands.size() == 2 && shape.operands[1] == shape.operands[0] + ".addr";
-      found = shapes_.emplace(instruction, std::move(shape)).first;
-    }
-    slot = {instruction, &found->second};
-    return found->second;
-  }
-  void forget_shapes() {
-    shapes_.clear();
-    recent_.fill(Recent{});
   }
 
   bool divisions_only_ = false;  // KIT_DIVISIONS_ONLY when the launch began: only the division check
@@ -408,13 +377,7 @@ class WorkSpan : public oclgrind::Plugin {
   std::ostringstream groups_;
   bool first_group_ = true;
   GroupState group_;
-  std::unordered_map<const llvm::Instruction*, Shape> shapes_;
-  struct Recent {
-    const llvm::Instruction* instruction = nullptr;
-    const Shape* shape = nullptr;
-  };
-  std::array<Recent, 1024> recent_{};
-  std::unordered_map<std::string, std::uint32_t> name_ids_;  // SSA names by number, from 1
+  ShapeTable shapes_;
   std::unordered_map<const llvm::Instruction*, int> lines_;
   kit_draw::DrawTrace draw_;
   kit_access::AccessTrace access_;
