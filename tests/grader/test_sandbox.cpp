@@ -1,11 +1,15 @@
 // The sandbox: time limits kill the whole process group, crashes and memory exhaustion are told
 // apart, and an ordinary exit passes its status through.
 #include <doctest/doctest.h>
+#include <pwd.h>
 #include <sched.h>
 #include <signal.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include <chrono>
 #include <filesystem>
+#include <map>
 #include <stdexcept>
 #include <thread>
 
@@ -141,4 +145,36 @@ TEST_CASE("a case's pocl_threads sets its step's PoCL threads, pinned one to a C
   CHECK(out.output.find(two_cpus ? "affinity=1" : "affinity=unset") != std::string::npos);
   const auto one = sh("echo \"threads=$POCL_MAX_PTHREAD_COUNT affinity=${POCL_AFFINITY:-unset}\"", {5, 1024, 1, {}}, dir);
   CHECK(one.output.find("threads=1 affinity=unset") != std::string::npos);
+}
+
+TEST_CASE("KIT_POCL_CACHE: every grader run's children use that one PoCL cache (the children's user's under root), and a kernel checked again is not compiled again") {
+  test::TempDir dir;
+  // Under root, the children's user must reach the folder: the temporary folder is root's alone.
+  std::filesystem::permissions(dir.path, std::filesystem::perms::others_exec | std::filesystem::perms::group_exec,
+                               std::filesystem::perm_options::add);
+  const std::filesystem::path cache = dir / "pocl";
+  const std::string check = "KIT_POCL_CACHE='" + cache.string() + "' '" + std::string(KIT_BIN_DIR) + "/grader' check 01 --dir '" +
+                            test::kit_path("solutions") + "'";
+  // Each compiled program PoCL keeps (its .so), with the time it was written.
+  const auto binaries = [&] {
+    std::map<std::string, std::filesystem::file_time_type> found;
+    for (const auto& e : std::filesystem::recursive_directory_iterator(cache))
+      if (e.is_regular_file() && e.path().extension() == ".so") found[e.path().string()] = e.last_write_time();
+    return found;
+  };
+  const auto first = test::run_command(check);
+  CHECK_MESSAGE(first.exit_code == 0, first.output);
+  REQUIRE(std::filesystem::is_directory(cache));
+  const auto compiled = binaries();
+  CHECK(!compiled.empty());  // the children compiled lab 01's kernel into it
+  if (geteuid() == 0) {  // a grader run as root: the folder is handed to the children's user
+    const passwd* nobody = getpwnam("nobody");
+    REQUIRE(nobody != nullptr);
+    struct stat st {};
+    REQUIRE(stat(cache.c_str(), &st) == 0);
+    CHECK(st.st_uid == nobody->pw_uid);
+  }
+  const auto again = test::run_command(check);
+  CHECK_MESSAGE(again.exit_code == 0, again.output);
+  CHECK(binaries() == compiled);  // nothing compiled again, nothing new written
 }
