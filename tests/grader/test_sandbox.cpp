@@ -178,3 +178,18 @@ TEST_CASE("KIT_POCL_CACHE: every grader run's children use that one PoCL cache (
   CHECK_MESSAGE(again.exit_code == 0, again.output);
   CHECK(binaries() == compiled);  // nothing compiled again, nothing new written
 }
+
+TEST_CASE("grader bench times grading from scratch: it leaves out KIT_OCLGRIND_RECORDS and KIT_POCL_CACHE, and says so") {
+  test::TempDir dir;
+  std::filesystem::permissions(dir.path, std::filesystem::perms::others_exec | std::filesystem::perms::group_exec,
+                               std::filesystem::perm_options::add);
+  const auto run = test::run_command("KIT_OCLGRIND_RECORDS='" + (dir / "records").string() + "' KIT_POCL_CACHE='" + (dir / "pocl").string() +
+                                     "' '" + std::string(KIT_BIN_DIR) + "/grader' bench 01 --students 1 --all-right --sample-every 0 --jobs 1 --work '" +
+                                     (dir / "work").string() + "'");
+  CHECK_MESSAGE(run.exit_code == 0, run.output);
+  CHECK(run.output.find("bench: KIT_OCLGRIND_RECORDS and KIT_POCL_CACHE left out") != std::string::npos);
+  // Nothing was kept or read there: the grading ran, with its own caches.
+  CHECK(run.output.find("whole class:") != std::string::npos);
+  CHECK_FALSE(std::filesystem::exists(dir / "records"));
+  CHECK_FALSE(std::filesystem::exists(dir / "pocl"));
+}

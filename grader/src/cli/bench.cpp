@@ -1,7 +1,11 @@
 // `grader bench`: how fast a class is graded, against the earlier way, measured in one run.
+#include <cstdlib>
 #include <iostream>
+#include <string>
 
 #include "cli/command.hpp"
+#include "isolation/child_folder.hpp"
+#include "judge/oclgrind_records.hpp"
 #include "kit/paths.hpp"
 #include "tools/class_bench.hpp"
 
@@ -41,6 +45,12 @@ class Bench : public Command {
     oclgrind_.require_working();
     // The class graded on a GPU node's GPU: -p nvidia.
     o_.grading = oclgrind_.options(o_.grading.pocl_threads, devices_.checked());
+    // A bench times grading from scratch: steps read from records, or programs PoCL compiled in an
+    // earlier run, would not be timed. Left out for this run and its children, and said so.
+    std::string left_out;
+    for (const char* kept : {kOclgrindRecordsVariable, kPoclCacheVariable})
+      if (const char* set = std::getenv(kept); set && *set) left_out += std::string(left_out.empty() ? "" : " and ") + kept, unsetenv(kept);
+    if (!left_out.empty()) std::cout << "bench: " << left_out << " left out: every step is run and every program compiled, as timed\n";
     run_class_bench(o_, std::cout);
     return 0;
   }
