@@ -177,6 +177,17 @@ TEST_CASE("KIT_POCL_CACHE: every grader run's children use that one PoCL cache (
   const auto again = test::run_command(check);
   CHECK_MESSAGE(again.exit_code == 0, again.output);
   CHECK(binaries() == compiled);  // nothing compiled again, nothing new written
+  if (geteuid() == 0) {  // another user's folder (a grader run with another --run-as) is left to it
+    std::filesystem::remove_all(cache);
+    std::filesystem::create_directory(cache);
+    REQUIRE(chown(cache.c_str(), 54321, 54321) == 0);
+    const auto other = test::run_command(check);
+    CHECK_MESSAGE(other.exit_code == 0, other.output);
+    struct stat st {};
+    REQUIRE(stat(cache.c_str(), &st) == 0);
+    CHECK(st.st_uid == 54321);
+    CHECK(std::filesystem::is_empty(cache));
+  }
 }
 
 TEST_CASE("grader bench times grading from scratch: it leaves out KIT_OCLGRIND_RECORDS and KIT_POCL_CACHE, and says so") {

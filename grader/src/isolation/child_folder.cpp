@@ -140,13 +140,14 @@ fs::path pocl_cache_for(const ChildUser& user, const fs::path& cache) {
   std::lock_guard<std::mutex> g(root.lock);
   const fs::path key = fs::absolute(cache);
   // The kept cache is the children's own, the same folder in every grader run: handed to their
-  // user. Where they could not reach it (a folder of root's above it), they get one of this run's.
+  // user. Where they could not reach it (a folder of root's above it), or it is another user's
+  // (a grader run with another --run-as uses it), they get one of this run's.
   if (const std::optional<fs::path> kept = kept_pocl_cache(); kept && key.lexically_normal() == *kept) {
     std::error_code ec;
     fs::create_directories(*kept, ec);
-    if (reachable_by(user, kept->parent_path())) {
-      struct stat st {};
-      if (stat(kept->c_str(), &st) == 0 && (st.st_uid != user.uid || (st.st_mode & 07777) != 0700)) give(*kept, user, 0700);
+    struct stat st {};
+    if (reachable_by(user, kept->parent_path()) && stat(kept->c_str(), &st) == 0 && (st.st_uid == user.uid || st.st_uid == 0)) {
+      if (st.st_uid != user.uid || (st.st_mode & 07777) != 0700) give(*kept, user, 0700);
       return *kept;
     }
   }
