@@ -5,6 +5,7 @@
 #include <cmath>
 #include <cstdio>
 #include <fstream>
+#include <future>
 #include <optional>
 
 #include "batch/batch.hpp"
@@ -238,23 +239,30 @@ LabResult grade_screened(const LabSpec& spec, const LabReference& reference, con
       return AfterCase::GoOn;  // an error is retried anyway
     return s.grading.stop_at_first_loss ? AfterCase::Stop : AfterCase::GoOn;
   };
-  // The speed case runs before the cases, its line still after theirs. Its timed runs have the device
-  // to itself (speed_gate.hpp): after the cases it would wait for every case child of the kernels graded beside
-  // this one (--jobs: one student's other labs) to end, while new ones wait for it, and the device
-  // would stand idle in between; first, it waits only for those already running. `grader mutants`
-  // (stop_at_first_loss) keeps it last: a kernel that lost a case's points needs no speed case.
+  // The speed case runs beside the cases, its line still after theirs. Its child builds and makes its
+  // inputs while the cases run; its timed runs have the device to itself (speed_gate.hpp), so they
+  // wait for the case children running at that moment, this kernel's own among them, while new ones
+  // wait for them. After the cases it would wait for every case child of the kernels graded beside
+  // this one (--jobs: one student's other labs) that started meanwhile; before them, this kernel's
+  // cases would wait for that wait as well. `grader mutants` (stop_at_first_loss) keeps it last: a
+  // kernel that lost a case's points needs no speed case.
   const bool with_speed = spec.speed && (spec.speed->visible || !s.grading.visible_only);
-  std::optional<CaseResult> speed;
-  double speed_seconds = 0;
-  if (with_speed && !s.grading.stop_at_first_loss) {
-    const Clock::time_point speed_start = Clock::now();
-    speed = speed_case(spec, reference, driver, s, copy, shown_as);
-    speed_seconds = since(speed_start);
-  }
+  // Joined before the objects it reads go: declared after them (and an early return waits for it).
+  std::future<CaseResult> speed_beside;
+  if (with_speed && !s.grading.stop_at_first_loss)
+    speed_beside = std::async(std::launch::async, [&] { return speed_case(spec, reference, driver, s, copy, shown_as); });
   const Clock::time_point cases_start = Clock::now();
   const CaseRuns runs = run_cases(spec, s, copy, shown_as, indices, judge);
   phase("build", runs.build_seconds);
   phase("cases", since(cases_start) - runs.build_seconds);
+  // The speed phase is what the speed case added to this kernel's time: its wait after the cases.
+  std::optional<CaseResult> speed;
+  double speed_seconds = 0;
+  if (speed_beside.valid()) {
+    const Clock::time_point waited = Clock::now();
+    speed = speed_beside.get();
+    speed_seconds = since(waited);
+  }
   phase("children", runs.children);
   for (std::size_t i = 0; i < runs.results.size(); ++i)  // of the cases: those stopped at their time limit
     if (step_end(runs.results[i]) == CaseStatus::Timeout) phase("time-outs", runs.seconds[i]);

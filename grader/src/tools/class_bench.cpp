@@ -173,7 +173,8 @@ double phase_of(const std::map<std::string, double>& phases, const std::string& 
   return phases.count(name) ? phases.at(name) : 0.0;
 }
 
-// One row of phases: build, cases (of which time-outs and device waits), speed, Oclgrind, the
+// One row of phases: build, cases (of which time-outs and device waits), speed (what the speed
+// case adds after the kernel's cases: its child runs beside them), Oclgrind, the
 // witness runs of failed cases and the runs for undefined behaviour (judge/witness.hpp),
 // screening, and the rest of grading a kernel in no phase (its folder, judging, reports).
 std::string phase_row(const std::map<std::string, double>& p, double divide_by) {
