@@ -7,7 +7,7 @@
 
 namespace grader {
 
-// The speed case's rule (grade.cpp's speed_case): full points from full_at, in proportion below,
+// The speed case's rule (speed_case.cpp): full points from full_at, in proportion below,
 // rounded to hundredths.
 double speed_points(const SpeedSpec& sp, double ratio);
 
