@@ -151,8 +151,6 @@ void case_lines(const LabSpec& spec, const LabReference& reference, const LabDri
 
 bool loses_points(const CaseResult& c) { return c.status != CaseStatus::Error && c.points < c.max_points; }
 
-
-
 // Grades a kernel that passed screening on one device: build, cases, speed. `timed_out_alone`
 // gets the first case the kernel did not finish alone (the time budget), if any.
 LabResult grade_screened(const LabSpec& spec, const LabReference& reference, const GradeSettings& s, LabResult r,
