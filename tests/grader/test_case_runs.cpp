@@ -6,10 +6,13 @@
 #include <set>
 #include <sstream>
 
+#include <unistd.h>
+
 #include <nlohmann/json.hpp>
 
 #include "batch/batch.hpp"
 #include "isolation/case_runs.hpp"
+#include "isolation/device_lock.hpp"
 #include "judge/graded_kernels.hpp"
 #include "kit/paths.hpp"
 #include "spec/references.hpp"
@@ -206,19 +209,23 @@ while [ $i -lt $n ]; do echo '{"status":"ok"}' > "$out/tmp"; mv "$out/tmp" "$out
   CHECK(children(false) == 1);  // a GPU: one child
 }
 
-TEST_CASE("an OpenCL call that fails ends its child, and after other cases ran there it is run again alone, and that run counts") {
-  // A kernel that writes past its buffer can damage the child's heap without crashing it; a later
-  // case in the same child may then see an OpenCL call fail. That is no verdict on the later case
-  // and no trouble of the grader's either. A stand-in for `grader run-case` fails the second case
-  // of any child that runs more than one, and runs a case alone cleanly.
-  test::TempDir dir;
-  test::open_to_children(dir);  // the stand-in writes down here what it saw
+namespace {
+
+// A stand-in for `grader run-case` for the tests below: it writes down, per child, how the parent
+// held the device's lock ("shared" when another shared hold could be taken beside it, else
+// "exclusive"), fails the second case of any child that runs more than one (an OpenCL call's
+// error), and, given `slow_alone_case`, sleeps 3 s in the first child that runs that case alone.
+std::filesystem::path write_lock_noting_stand_in(const std::filesystem::path& dir, const std::filesystem::path& lock,
+                                                 const std::string& slow_alone_case = "") {
   const std::filesystem::path fake = dir / "fake-grader";
   test::write(fake, R"sh(#!/bin/sh
 while [ $# -gt 0 ]; do case "$1" in --cases) cases=$2;; --result-dir) out=$2;; esac; shift; done
-echo run >> ")sh" + (dir / "children").string() + R"sh("
+d=")sh" + dir.string() + R"sh("
+if flock -n -s ")sh" + lock.string() + R"sh(" true; then echo shared >> "$d/children"; else echo exclusive >> "$d/children"; fi
 echo '{"status":"built"}' > "$out/tmp" && mv "$out/tmp" "$out/built.json"
 n=$(grep -o '"seed"' "$cases" | wc -l)
+slow=")sh" + slow_alone_case + R"sh("
+if [ -n "$slow" ] && [ $n -eq 1 ] && grep -q "\"seed\":$slow[,}]" "$cases" && [ ! -e "$d/slept" ]; then touch "$d/slept"; sleep 3; fi
 i=0
 while [ $i -lt $n ]; do
   if [ $n -gt 1 ] && [ $i -eq 1 ]; then echo '{"status":"error","message":"OpenCL call clFinish returned CL_OUT_OF_HOST_MEMORY (-6)"}' > "$out/tmp"
@@ -228,8 +235,24 @@ while [ $i -lt $n ]; do
 done
 )sh");
   std::filesystem::permissions(fake, std::filesystem::perms::owner_all);
+  return fake;
+}
+
+}  // namespace
+
+TEST_CASE("an OpenCL call that fails ends its child, and after other cases ran there it is run again in a child of its own, and that run counts") {
+  // A kernel that writes past its buffer can damage the child's heap without crashing it; a later
+  // case in the same child may then see an OpenCL call fail. That is no verdict on the later case
+  // and no trouble of the grader's either. The run again checks whether the case fails without the
+  // cases before it, not its time: it shares the device with other grading (an exclusive hold
+  // would make every other case child on the device wait for it).
+  test::TempDir dir;
+  test::open_to_children(dir);  // the stand-in writes down here what it saw
+  grader::GradeSettings s{{}, dir / "work"};
+  s.device.platform = "kit-test-confirm-" + std::to_string(::getpid());  // a lock no other test holds
+  const std::filesystem::path fake = write_lock_noting_stand_in(dir.path, grader::DeviceLock::file(s.device));
+  s.grader_exe = fake;
   const auto spec = grader::load_specs(kit::root() / "grader" / "specs", {"03"}).at(0);
-  grader::GradeSettings s{fake, dir / "work"};
   std::filesystem::create_directories(s.workdir);
   std::vector<std::size_t> judged;
   const grader::CaseRuns runs = grader::run_cases(spec, s, dir / "K.cl", "K.cl", {0, 1, 2}, [&](std::size_t i, const json&) {
@@ -239,10 +262,37 @@ done
   REQUIRE(runs.results.size() == 3);
   for (const json& r : runs.results) CHECK(r.value("status", "") == "ok");
   // The three together until the second failed; the third in a new child (a child whose OpenCL
-  // call failed is not used again); the second alone.
+  // call failed is not used again); the second in a child of its own, the device shared each time.
   CHECK(runs.children == 3);
-  CHECK(test::read(dir / "children") == "run\nrun\nrun\n");
+  CHECK(test::read(dir / "children") == "shared\nshared\nshared\n");
   CHECK(judged == std::vector<std::size_t>{0, 2, 1});  // the failed run was not judged
+  std::filesystem::remove(grader::DeviceLock::file(s.device));
+}
+
+TEST_CASE("a run again after a failure that runs past its limit is run once more with the device to itself, and that run counts") {
+  test::TempDir dir;
+  test::open_to_children(dir);
+  grader::GradeSettings s{{}, dir / "work"};
+  s.device.platform = "kit-test-confirm-slow-" + std::to_string(::getpid());
+  auto spec = grader::load_specs(kit::root() / "grader" / "specs", {"03"}).at(0);
+  spec.cases[1].time_limit_s = 1;  // the stand-in sleeps 3 s in the case's first run alone
+  s.grader_exe = write_lock_noting_stand_in(dir.path, grader::DeviceLock::file(s.device), spec.cases[1].params.at("seed").dump());
+  std::filesystem::create_directories(s.workdir);
+  std::vector<std::size_t> judged;
+  const grader::CaseRuns runs = grader::run_cases(spec, s, dir / "K.cl", "K.cl", {0, 1, 2}, [&](std::size_t i, const json&) {
+    judged.push_back(i);
+    return grader::AfterCase::GoOn;
+  });
+  REQUIRE(runs.results.size() == 3);
+  for (const json& r : runs.results) CHECK(r.value("status", "") == "ok");
+  // The failure's run again shared the device and ran past its limit, so it ran once more alone,
+  // exclusively; that run counts, and the case is marked as timed out beside other grading first.
+  CHECK(test::read(dir / "children") == "shared\nshared\nshared\nexclusive\n");
+  CHECK(runs.children == 4);
+  CHECK(runs.timed_out_first == std::vector<bool>{false, true, false});
+  CHECK(runs.timed_out_alone.empty());
+  CHECK(judged == std::vector<std::size_t>{0, 2, 1});
+  std::filesystem::remove(grader::DeviceLock::file(s.device));
 }
 
 TEST_CASE("a kernel that fails on the device loses the case as a crash, not as an error of the grader's") {

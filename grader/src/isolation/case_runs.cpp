@@ -93,7 +93,7 @@ class CaseRunner {
   // no compiled kernel in the cache, so the time may have been the build's. The child writes those
   // waits as they happen (kit::LaunchWaits); the most they may reach is compile_allowance. Whether
   // the time was the build's is said on its line (grade.cpp); a case that runs past both times out.
-  double compile_allowance(std::size_t pos) const { return confirming_ && out_.timed_out_first[pos] ? spec_.build_time_limit_s : 0; }
+  double compile_allowance(std::size_t pos) const { return alone_ && out_.timed_out_first[pos] ? spec_.build_time_limit_s : 0; }
   double compile_waits(std::size_t pos, const std::filesystem::path& file) const {
     const double cap = compile_allowance(pos);
     return cap > 0 ? std::min(cap, kit::launch_waits_in(file, kit::monotonic_seconds())) : 0;
@@ -126,12 +126,17 @@ class CaseRunner {
   const std::vector<std::size_t>& indices_;
   const CaseJudge& judge_;
   CaseRuns out_;
-  // Positions to run again alone after the others: a crash or failure after other cases ran in
-  // their child. (A time-out runs again at once, with the device to itself: timed_out_.)
+  // Positions to run again in a child of their own after the others: a crash or failure after
+  // other cases ran in their child. Such a run shares the device with other grading, like the
+  // first: what it checks is whether the case fails without the cases before it, not its time.
+  // (A time-out runs again at once, with the device to itself: timed_out_.)
   std::vector<std::size_t> confirm_;
   std::optional<std::size_t> timed_out_;  // a time-out beside other grading, run again alone at once
   std::map<std::string, std::string> spent_;  // kernel function -> the case it did not finish alone
-  bool stop_ = false, confirming_ = false;
+  void run_timed_out_alone(bool& built);
+  // confirming_: the launch is a case's own child (after a crash or failure, or a time-out);
+  // alone_: it also has the device to itself (DeviceLock exclusive), only after a time-out.
+  bool stop_ = false, confirming_ = false, alone_ = false;
 };
 
 // One child that builds the kernel, then runs the cases at positions `mine` in turn, followed
@@ -207,9 +212,9 @@ std::size_t CaseRunner::launch(const std::vector<std::size_t>& mine, bool& built
   Child child{*this, dir, mine};
   if (std::any_of(mine.begin(), mine.end(), [&](std::size_t p) { return compile_allowance(p) > 0; }))
     limits.environment.emplace_back(kLaunchWaitsVariable, "1");  // the child writes its launches' compile waits
-  // Shared with the other case children on this device; exclusive when a case runs again alone.
+  // Shared with the other case children on this device; exclusive when a time-out runs again alone.
   const Clock::time_point asked = Clock::now();
-  const DeviceLock device(s_.device, confirming_ ? DeviceLock::Mode::Exclusive : DeviceLock::Mode::Shared);
+  const DeviceLock device(s_.device, alone_ ? DeviceLock::Mode::Exclusive : DeviceLock::Mode::Shared);
   out_.lock_wait_seconds += seconds_between(asked, Clock::now());
   std::vector<std::string> argv = {s_.grader_exe.string(), "run-case", "--lab", spec_.lab, "--kernel", kernel_.string(),
                                    "--shown-as", shown_as_, "--cases", (dir / "cases.json").string(),
@@ -238,10 +243,11 @@ std::size_t CaseRunner::launch(const std::vector<std::size_t>& mine, bool& built
   // (a heap they damaged, memory they held): the case is run again alone, and that run counts. So
   // is a time-out: other kernels graded on the device at the same time may have taken its time,
   // so it runs again at once, before the next case, in a child of its own that has the device to
-  // itself, and that run counts. A time-out there spends the function's time budget.
+  // itself, and that run counts. A time-out there spends the function's time budget. (A time-out
+  // of a crash's run again, which shared the device, runs again alone the same way.)
   const bool timeout = step_end(out_.results[pos]) == CaseStatus::Timeout;
   if (timeout) out_.timeout_seconds += out_.seconds[pos];
-  if (!confirming_ && timeout) {
+  if (!alone_ && timeout) {
     timed_out_ = pos;
     out_.timed_out_first[pos] = true;
   } else if (!confirming_ && child.done > 0) {
@@ -275,11 +281,7 @@ CaseRuns CaseRunner::run() {
       if (!built) return out_;
       rest.erase(rest.begin(), rest.begin() + long(done));
       if (timed_out_) {  // run again alone now: its verdict decides whether the function goes on
-        const std::size_t pos = *timed_out_;
-        timed_out_.reset();
-        confirming_ = true;
-        launch({pos}, built);
-        confirming_ = false;
+        run_timed_out_alone(built);
         if (!built) return out_;
       } else if (done == 0) {
         break;
@@ -292,9 +294,20 @@ CaseRuns CaseRunner::run() {
   for (std::size_t i = 0; i < confirm_.size() && !stop_; ++i) {
     bool built = false;
     launch({confirm_[i]}, built);
+    if (built && timed_out_) run_timed_out_alone(built);
     if (!built) return out_;
   }
   return out_;
+}
+
+void CaseRunner::run_timed_out_alone(bool& built) {
+  const std::size_t pos = *timed_out_;
+  timed_out_.reset();
+  const bool was_confirming = confirming_;
+  confirming_ = alone_ = true;
+  launch({pos}, built);
+  confirming_ = was_confirming;
+  alone_ = false;
 }
 
 }  // namespace

@@ -66,7 +66,8 @@ using CaseJudge = std::function<AfterCase(std::size_t case_index, const json& re
 // remaining cases. A case that runs past its limit is first run again at once, alone with the
 // device (DeviceLock); when it runs past it there too, the function's later cases are not run
 // (not_run_after), the time budget. A case that crashed or ran out of memory after other
-// cases ran in its child is run again in a fresh child of its own, and that run counts (the child
+// cases ran in its child is run again in a fresh child of its own, sharing the device with other
+// grading (a time-out there runs again alone), and that run counts (the child
 // zeroes the CPU device's local memory between cases, see case_child.cpp). Cases with a PoCL thread
 // count of their own run in a child each. With settings.child_per_case (the earlier way, kept for
 // `grader bench`), the build and every case get a child of their own.
