@@ -240,11 +240,11 @@ std::size_t CaseRunner::launch(const std::vector<std::size_t>& mine, bool& built
   out_.seconds[pos] = seconds_between(child.phase_start, Clock::now());
   out_.compile_seconds[pos] = child.compiling;
   // A crash or running out of memory after other cases ran in this child may be their doing
-  // (a heap they damaged, memory they held): the case is run again alone, and that run counts. So
-  // is a time-out: other kernels graded on the device at the same time may have taken its time,
-  // so it runs again at once, before the next case, in a child of its own that has the device to
-  // itself, and that run counts. A time-out there spends the function's time budget. (A time-out
-  // of a crash's run again, which shared the device, runs again alone the same way.)
+  // (a heap they damaged, memory they held): the case is run again in a child of its own (the
+  // device shared), and that run counts. So is a time-out: other kernels graded on the device at
+  // the same time may have taken its time, so it runs again at once, before the next case, in a
+  // child of its own that has the device to itself, and that run counts. A time-out there spends
+  // the function's time budget. (A time-out of a crash's run again runs again alone the same way.)
   const bool timeout = step_end(out_.results[pos]) == CaseStatus::Timeout;
   if (timeout) out_.timeout_seconds += out_.seconds[pos];
   if (!alone_ && timeout) {
