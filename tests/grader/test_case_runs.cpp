@@ -214,7 +214,7 @@ namespace {
 // A stand-in for `grader run-case` for the tests below: it writes down, per child, how the parent
 // held the device's lock ("shared" when another shared hold could be taken beside it, else
 // "exclusive"), fails the second case of any child that runs more than one (an OpenCL call's
-// error), and, given `slow_alone_case`, sleeps 3 s in the first child that runs that case alone.
+// error), and, given `slow_alone_case`, sleeps 6 s in the first child that runs that case alone.
 std::filesystem::path write_lock_noting_stand_in(const std::filesystem::path& dir, const std::filesystem::path& lock,
                                                  const std::string& slow_alone_case = "") {
   const std::filesystem::path fake = dir / "fake-grader";
@@ -225,7 +225,7 @@ if flock -n -s ")sh" + lock.string() + R"sh(" true; then echo shared >> "$d/chil
 echo '{"status":"built"}' > "$out/tmp" && mv "$out/tmp" "$out/built.json"
 n=$(grep -o '"seed"' "$cases" | wc -l)
 slow=")sh" + slow_alone_case + R"sh("
-if [ -n "$slow" ] && [ $n -eq 1 ] && grep -q "\"seed\":$slow[,}]" "$cases" && [ ! -e "$d/slept" ]; then touch "$d/slept"; sleep 3; fi
+if [ -n "$slow" ] && [ $n -eq 1 ] && grep -q "\"seed\":$slow[,}]" "$cases" && [ ! -e "$d/slept" ]; then touch "$d/slept"; sleep 6; fi
 i=0
 while [ $i -lt $n ]; do
   if [ $n -gt 1 ] && [ $i -eq 1 ]; then echo '{"status":"error","message":"OpenCL call clFinish returned CL_OUT_OF_HOST_MEMORY (-6)"}' > "$out/tmp"
@@ -275,7 +275,7 @@ TEST_CASE("a run again after a failure that runs past its limit is run once more
   grader::GradeSettings s{{}, dir / "work"};
   s.device.platform = "kit-test-confirm-slow-" + std::to_string(::getpid());
   auto spec = grader::load_specs(kit::root() / "grader" / "specs", {"03"}).at(0);
-  spec.cases[1].time_limit_s = 1;  // the stand-in sleeps 3 s in the case's first run alone
+  spec.cases[1].time_limit_s = 2;  // the stand-in sleeps 6 s in the case's first run alone (2 s: room for a loaded machine's shell)
   s.grader_exe = write_lock_noting_stand_in(dir.path, grader::DeviceLock::file(s.device), spec.cases[1].params.at("seed").dump());
   std::filesystem::create_directories(s.workdir);
   std::vector<std::size_t> judged;
