@@ -238,6 +238,20 @@ done
   return fake;
 }
 
+// Lab 03's first three cases through run_cases with `s`, each judged as it comes (in `judged`);
+// every case must end "ok".
+grader::CaseRuns run_first_three(const grader::LabSpec& spec, const grader::GradeSettings& s, const std::filesystem::path& dir,
+                                 std::vector<std::size_t>& judged) {
+  std::filesystem::create_directories(s.workdir);
+  grader::CaseRuns runs = grader::run_cases(spec, s, dir / "K.cl", "K.cl", {0, 1, 2}, [&](std::size_t i, const json&) {
+    judged.push_back(i);
+    return grader::AfterCase::GoOn;
+  });
+  REQUIRE(runs.results.size() == 3);
+  for (const json& r : runs.results) CHECK(r.value("status", "") == "ok");
+  return runs;
+}
+
 }  // namespace
 
 TEST_CASE("an OpenCL call that fails ends its child, and after other cases ran there it is run again in a child of its own, and that run counts") {
@@ -253,14 +267,8 @@ TEST_CASE("an OpenCL call that fails ends its child, and after other cases ran t
   const std::filesystem::path fake = write_lock_noting_stand_in(dir.path, grader::DeviceLock::file(s.device));
   s.grader_exe = fake;
   const auto spec = grader::load_specs(kit::root() / "grader" / "specs", {"03"}).at(0);
-  std::filesystem::create_directories(s.workdir);
   std::vector<std::size_t> judged;
-  const grader::CaseRuns runs = grader::run_cases(spec, s, dir / "K.cl", "K.cl", {0, 1, 2}, [&](std::size_t i, const json&) {
-    judged.push_back(i);
-    return grader::AfterCase::GoOn;
-  });
-  REQUIRE(runs.results.size() == 3);
-  for (const json& r : runs.results) CHECK(r.value("status", "") == "ok");
+  const grader::CaseRuns runs = run_first_three(spec, s, dir.path, judged);
   // The three together until the second failed; the third in a new child (a child whose OpenCL
   // call failed is not used again); the second in a child of its own, the device shared each time.
   CHECK(runs.children == 3);
@@ -277,14 +285,8 @@ TEST_CASE("a run again after a failure that runs past its limit is run once more
   auto spec = grader::load_specs(kit::root() / "grader" / "specs", {"03"}).at(0);
   spec.cases[1].time_limit_s = 2;  // the stand-in sleeps 6 s in the case's first run alone (2 s: room for a loaded machine's shell)
   s.grader_exe = write_lock_noting_stand_in(dir.path, grader::DeviceLock::file(s.device), spec.cases[1].params.at("seed").dump());
-  std::filesystem::create_directories(s.workdir);
   std::vector<std::size_t> judged;
-  const grader::CaseRuns runs = grader::run_cases(spec, s, dir / "K.cl", "K.cl", {0, 1, 2}, [&](std::size_t i, const json&) {
-    judged.push_back(i);
-    return grader::AfterCase::GoOn;
-  });
-  REQUIRE(runs.results.size() == 3);
-  for (const json& r : runs.results) CHECK(r.value("status", "") == "ok");
+  const grader::CaseRuns runs = run_first_three(spec, s, dir.path, judged);
   // The failure's run again shared the device and ran past its limit, so it ran once more alone,
   // exclusively; that run counts, and the case is marked as timed out beside other grading first.
   CHECK(test::read(dir / "children") == "shared\nshared\nshared\nexclusive\n");
