@@ -4,6 +4,8 @@
 #include <cstdlib>
 
 #include <iostream>
+#include <memory>
+#include <string>
 
 #include "kit/errors.hpp"
 #include "kit/launch.hpp"
@@ -19,7 +21,46 @@ void add_device_options(CLI::App& app, DeviceOptions& options) {
                  "Device: index or case-insensitive name substring (default: first CPU device)");
 }
 
+namespace {
+
+// Help that reads the same with every CLI11 the kit builds with: up to 2.3 an option's default is
+// written TYPE=VALUE, from 2.4 (Debian 13) TYPE [VALUE]; the kit's documents quote the first.
+// Otherwise CLI11's own: the type, the default, "...", REQUIRED, the environment variable, and
+// the options it needs and excludes.
+class KitHelpFormatter : public CLI::Formatter {
+ public:
+  std::string make_option_opts(const CLI::Option* opt) const override {
+    std::string out;
+    if (!opt->get_option_text().empty()) return " " + opt->get_option_text();
+    if (opt->get_type_size() != 0) {
+      if (!opt->get_type_name().empty()) out += " " + get_label(opt->get_type_name());
+      if (!opt->get_default_str().empty()) out += "=" + opt->get_default_str();
+      if (opt->get_expected_max() == CLI::detail::expected_max_vector_size) out += " ...";
+      else if (opt->get_expected_min() > 1) out += " x " + std::to_string(opt->get_expected());
+      if (opt->get_required()) out += " " + get_label("REQUIRED");
+    }
+    if (!opt->get_envname().empty()) out += " (" + get_label("Env") + ":" + opt->get_envname() + ")";
+    if (!opt->get_needs().empty()) {
+      out += " " + get_label("Needs") + ":";
+      for (const CLI::Option* o : opt->get_needs()) out += " " + o->get_name();
+    }
+    if (!opt->get_excludes().empty()) {
+      out += " " + get_label("Excludes") + ":";
+      for (const CLI::Option* o : opt->get_excludes()) out += " " + o->get_name();
+    }
+    return out;
+  }
+};
+
+void use_kit_help(CLI::App& app, const std::shared_ptr<CLI::Formatter>& help) {
+  app.formatter(help);
+  for (CLI::App* sub : app.get_subcommands([](CLI::App*) { return true; })) use_kit_help(*sub, help);
+}
+
+}  // namespace
+
 int parse_args(CLI::App& app, int argc, char** argv) {
+  use_kit_help(app, std::make_shared<KitHelpFormatter>());
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

@@ -10,6 +10,8 @@
 
 #include <filesystem>
 
+#include <nlohmann/json.hpp>
+
 #include "kit/paths.hpp"
 #include "support.hpp"
 
@@ -39,6 +41,9 @@ std::filesystem::path oclgrind_without_runtime(const test::TempDir& dir) {
 
 bool has(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
 
+// PoCL's CPU device as OpenCL names it: pthread-<cpu> up to PoCL 5, cpu-<target>-<cpu> in PoCL 6.
+std::string pocl_device_name() { return test::runtime().device.getInfo<CL_DEVICE_NAME>(); }
+
 }  // namespace
 
 TEST_CASE("grader doctor on this machine: OpenCL, PoCL with its known faults and Oclgrind with the kit's plugin each tried, nothing to fix") {
@@ -46,7 +51,7 @@ TEST_CASE("grader doctor on this machine: OpenCL, PoCL with its known faults and
   CAPTURE(doctor.output);
   CHECK(doctor.exit_code == 0);
   CHECK(has(doctor.output, "Everything the grader needs works here."));
-  CHECK(has(doctor.output, "builds and runs a one-line kernel (pthread"));
+  CHECK(has(doctor.output, "builds and runs a one-line kernel (" + pocl_device_name() + " on "));
   CHECK(has(doctor.output, "known compiler fault barrier-loop-size-bound"));
   CHECK(has(doctor.output, "runs a kernel on Oclgrind's device, and the kit's plugin records it"));
   CHECK_FALSE(has(doctor.output, "PROBLEM"));
@@ -59,7 +64,7 @@ TEST_CASE("grader doctor names each broken part and the command that fixes it, a
     const test::Command doctor = test::run_command("KIT_OCLGRIND=" + oclgrind.string() + " " + test::kit_path("build/bin/grader") + " doctor");
     CAPTURE(doctor.output);
     CHECK(doctor.exit_code == 1);
-    CHECK(has(doctor.output, "PROBLEM " + oclgrind.string() + " ran the kernel on pthread"));
+    CHECK(has(doctor.output, "PROBLEM " + oclgrind.string() + " ran the kernel on " + pocl_device_name()));
     CHECK(has(doctor.output, "not on Oclgrind's device: its runtime library was not loaded"));
     CHECK(has(doctor.output, "cannot be preloaded"));
     CHECK(has(doctor.output, "fix: grade with --no-oclgrind until it is fixed"));
@@ -101,7 +106,7 @@ TEST_CASE("an Oclgrind that does not run: no memory-safety or algorithm points, 
     REQUIRE(at != std::string::npos);
     CHECK(check.output.compare(at - 5, 5, "FAIL ") == 0);
     const std::string block = check.output.substr(at, check.output.find("\n  ", check.output.find('\n', at) + 1) - at);
-    CHECK(has(block, "not run: the run under Oclgrind ran on pthread"));
+    CHECK(has(block, "not run: the run under Oclgrind ran on " + pocl_device_name()));
     CHECK(has(block, "Oclgrind's runtime library was not loaded"));
     CHECK(has(block, "grader doctor"));
   }
@@ -118,4 +123,20 @@ TEST_CASE("an Oclgrind that does not run: no memory-safety or algorithm points, 
   CHECK(has(grade.output, "Oclgrind does not work here"));
   CHECK(has(grade.output, "--no-oclgrind"));
   CHECK_FALSE(std::filesystem::exists(dir / "out" / "gradebook.csv"));
+}
+
+TEST_CASE("grader doctor's probe names what kept PoCL's known faults from being tried, and still answers for the device") {
+  // The doctor copies the faults' table and kernels for its probe (which runs as nobody under
+  // root, who may not read the kit's folder); where they cannot be read, the probe says so
+  // instead of leaving the faults out, and the doctor shows it as a problem.
+  test::TempDir dir;
+  const test::Command probe = test::run_program("grader", "doctor --probe --faults " + (dir / "no-such-copy").string());
+  CAPTURE(probe.output);
+  CHECK(probe.exit_code == 0);
+  const std::size_t at = probe.output.find("{\"device\"");
+  REQUIRE(at != std::string::npos);
+  const auto answer = nlohmann::json::parse(probe.output.substr(at, probe.output.find('\n', at) - at));
+  CHECK(answer.value("ok", false));
+  CHECK(answer.at("faults").empty());
+  CHECK(has(answer.value("faults_error", std::string()), (dir / "no-such-copy").string()));
 }

@@ -12,7 +12,10 @@ class Doctor : public Command {
   explicit Doctor(CLI::App& app)
       : Command(app.add_subcommand("doctor", "Check that OpenCL, PoCL, Oclgrind with the kit's plugin and any GPU work here, and say how to fix what does not")) {
     app_->add_flag("--probe", probe_, "(internal) check one device in this process and print the result as JSON")->group("");
-    app_->add_flag("--faults", faults_, "(internal) with --probe: also run the known compiler faults' reproducers")->group("");
+    app_->add_option("--faults", faults_,
+                     "(internal) with --probe: also run the known compiler faults' reproducers, the table and kernels read under this "
+                     "folder (a copy of the kit's)")
+        ->group("");
     app_->add_option("-p,--platform", device_.platform, "(internal) with --probe: the platform")->group("");
     app_->add_option("-d,--device", device_.device, "(internal) with --probe: the device")->group("");
   }
@@ -27,7 +30,8 @@ class Doctor : public Command {
   }
 
  private:
-  bool probe_ = false, faults_ = false;
+  bool probe_ = false;
+  std::string faults_;
   kit::DeviceOptions device_;
 };
 

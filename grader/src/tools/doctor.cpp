@@ -43,9 +43,11 @@ struct Probe {
 };
 
 // `grader doctor --probe` in a child of its own, under `prefix` (Oclgrind, or nothing).
+std::filesystem::path probe_folder() { return std::filesystem::temp_directory_path() / ("kit-doctor-" + std::to_string(getpid())); }
+
 Probe run_probe(const std::filesystem::path& grader_exe, const std::vector<std::string>& prefix, const std::vector<std::string>& args,
                 const std::vector<std::pair<std::string, std::string>>& environment, bool cpu) {
-  const std::filesystem::path dir = std::filesystem::temp_directory_path() / ("kit-doctor-" + std::to_string(getpid()));
+  const std::filesystem::path dir = probe_folder();
   std::filesystem::create_directories(dir);
   std::vector<std::string> argv = prefix;
   argv.insert(argv.end(), {grader_exe.string(), "doctor", "--probe"});
@@ -90,6 +92,19 @@ void examine_loader(std::vector<DoctorLine>& out) {
                    ""});
 }
 
+// The known faults' table and reproducers, copied under `root` as they lie in the kit: the probe
+// runs as another user where the grader runs as root (nobody), who may not read the kit's folder.
+std::filesystem::path copy_fault_files(const std::filesystem::path& root) {
+  std::vector<std::filesystem::path> files = {kit::device_faults_file().lexically_relative(kit::root())};
+  for (const kit::DeviceFault& f : kit::known_device_faults())
+    for (const kit::FaultKernel& k : f.reproducers) files.push_back(k.file);
+  for (const std::filesystem::path& file : files) {
+    std::filesystem::create_directories((root / file).parent_path());
+    std::filesystem::copy_file(kit::root() / file, root / file, std::filesystem::copy_options::overwrite_existing);
+  }
+  return root;
+}
+
 void examine_device(const std::filesystem::path& grader_exe, std::size_t p, std::size_t d, const kit::PlatformNames& platform,
                     std::vector<DoctorLine>& out) {
   const bool pocl = kit::is_pocl(platform.name);
@@ -98,7 +113,12 @@ void examine_device(const std::filesystem::path& grader_exe, std::size_t p, std:
   // The platform by name: a probe of a CPU device runs with its address space limited, where a
   // GPU's driver may fail to load and the platforms' numbers shift (PoCL platform 1 here, 0 there).
   std::vector<std::string> args = {"-p", platform.name, "-d", std::to_string(d)};
-  if (pocl) args.push_back("--faults");
+  std::string faults_error;
+  if (pocl) try {
+      args.insert(args.end(), {"--faults", copy_fault_files(probe_folder() / "kit-files").string()});
+    } catch (const std::exception& e) {
+      faults_error = e.what();
+    }
   const Probe probe = run_probe(grader_exe, {}, args, {}, platform.is_cpu[d]);
   if (probe.answer.is_null() || !probe.answer.value("ok", false)) {
     const std::string why = probe.answer.is_null() ? "the check " + probe.outcome.reason(probe_limits()) + ": " + last_line(probe.outcome.output)
@@ -109,6 +129,10 @@ void examine_device(const std::filesystem::path& grader_exe, std::size_t p, std:
     return;
   }
   out.push_back({part, "ok", name + " builds and runs a one-line kernel (" + probe.answer.value("device", std::string()) + ")", ""});
+  if (faults_error.empty()) faults_error = probe.answer.value("faults_error", std::string());
+  if (!faults_error.empty())
+    out.push_back({part, "problem", "PoCL's known compiler faults could not be tried: " + faults_error,
+                   "check that the kit's common/data/known_device_faults.json and tests/pocl_faults/ are there (git status)"});
   for (const json& f : probe.answer.value("faults", json::array()))
     out.push_back({part, "note",
                    "known compiler fault " + f.value("id", std::string()) + (f.value("shows", false) ? ": it shows on this PoCL" : ": it does not show on this PoCL") +
@@ -198,7 +222,29 @@ void print_doctor(const std::vector<DoctorLine>& lines, std::ostream& out) {
       << "\n";
 }
 
-int probe_device(const kit::DeviceOptions& device, bool faults) {
+// Each known fault's reproducers on the probe's device: the table and kernels read under
+// `root`, a copy of the kit's (copy_fault_files).
+json try_faults(const kit::Runtime& rt, const std::filesystem::path& root) {
+  const std::filesystem::path table = root / kit::device_faults_file().lexically_relative(kit::root());
+  json faults = json::array();
+  for (const kit::DeviceFault& f : kit::device_faults_from_json(json::parse(read_file(table)))) {
+    bool shows = false;
+    for (const kit::FaultKernel& k : f.reproducers) {
+      const cl::Program p = kit::build_program(rt.context, rt.device, root / k.file);
+      cl::Kernel r(p, "reproducer");
+      std::vector<cl_uint> wrote(k.global / k.local, 0xFFFFFFFFu);
+      cl::Buffer b(rt.context, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, wrote.size() * sizeof(cl_uint), wrote.data());
+      r.setArg(0, b);
+      rt.queue.enqueueNDRangeKernel(r, cl::NullRange, cl::NDRange(k.global), cl::NDRange(k.local));
+      rt.queue.enqueueReadBuffer(b, CL_TRUE, 0, wrote.size() * sizeof(cl_uint), wrote.data());
+      for (const cl_uint v : wrote) shows = shows || v != k.expected;
+    }
+    faults.push_back({{"id", f.id}, {"shows", shows}});
+  }
+  return faults;
+}
+
+int probe_device(const kit::DeviceOptions& device, const std::string& faults_root) {
   json answer{{"device", ""}, {"ok", false}, {"message", ""}, {"faults", json::array()}};
   try {
     const kit::Runtime rt = kit::Runtime::open(device);
@@ -221,20 +267,10 @@ int probe_device(const kit::DeviceOptions& device, bool faults) {
     for (std::size_t i = 0; i < kProbeItems; ++i) right = right && got[i] == cl_int(3 * i + 1);
     answer["ok"] = right;
     if (!right) answer["message"] = "the one-line kernel ran but wrote wrong values";
-    if (faults)
-      for (const kit::DeviceFault& f : kit::known_device_faults()) {
-        bool shows = false;
-        for (const kit::FaultKernel& k : f.reproducers) {
-          const cl::Program p = kit::build_program(rt.context, rt.device, kit::root() / k.file);
-          cl::Kernel r(p, "reproducer");
-          std::vector<cl_uint> wrote(k.global / k.local, 0xFFFFFFFFu);
-          cl::Buffer b(rt.context, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, wrote.size() * sizeof(cl_uint), wrote.data());
-          r.setArg(0, b);
-          rt.queue.enqueueNDRangeKernel(r, cl::NullRange, cl::NDRange(k.global), cl::NDRange(k.local));
-          rt.queue.enqueueReadBuffer(b, CL_TRUE, 0, wrote.size() * sizeof(cl_uint), wrote.data());
-          for (const cl_uint v : wrote) shows = shows || v != k.expected;
-        }
-        answer["faults"].push_back({{"id", f.id}, {"shows", shows}});
+    if (!faults_root.empty()) try {  // apart: the device works whatever comes of its faults' reproducers
+        answer["faults"] = try_faults(rt, faults_root);
+      } catch (const std::exception& e) {
+        answer["faults_error"] = e.what();
       }
   } catch (const std::exception& e) {
     answer["message"] = e.what();

@@ -34,8 +34,9 @@ void print_doctor(const std::vector<DoctorLine>& lines, std::ostream& out);
 std::string oclgrind_problem(const std::filesystem::path& grader_exe);
 
 // The child's side of a device's check (`grader doctor --probe`): opens the device, builds and
-// runs a one-line kernel and, on PoCL with `faults`, the known faults' reproducers; prints one
-// JSON line: {"device", "ok", "message", "faults": [{"id", "shows"}]}. Returns 0.
-int probe_device(const kit::DeviceOptions& device, bool faults);
+// runs a one-line kernel and, given `faults_root` (a copy of the kit's fault table and
+// reproducers, on PoCL), the known faults' reproducers; prints one JSON line: {"device", "ok",
+// "message", "faults": [{"id", "shows"}]}, with "faults_error" when they could not be tried. Returns 0.
+int probe_device(const kit::DeviceOptions& device, const std::string& faults_root);
 
 }  // namespace grader
