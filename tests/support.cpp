@@ -105,17 +105,21 @@ std::string lab01_with_late_penalty(const std::filesystem::path& dir, double per
   return " --specs " + (dir / "specs").string() + " --references " + (kit::root() / "grader" / "reference").string();
 }
 
-std::string lab_with_build_limit(const std::filesystem::path& dir, const std::string& lab, double seconds) {
+std::string lab_with_number(const std::filesystem::path& dir, const std::string& lab, const std::string& key, double value) {
   const std::string spec = read(kit::root() / "grader/specs" / (lab + ".json"));
-  const std::string key = "\"build_time_limit_s\": ";
-  const auto at = spec.find(key);
-  if (at == std::string::npos || spec.find(key, at + 1) != std::string::npos)
-    throw std::logic_error(lab + "'s spec has no single build_time_limit_s to set");
+  const std::string field = "\"" + key + "\": ";
+  const auto at = spec.find(field);
+  if (at == std::string::npos || spec.find(field, at + 1) != std::string::npos)
+    throw std::logic_error(lab + "'s spec has no single " + key + " to set");
   const auto end = spec.find_first_of(",\n}", at);
-  std::ostringstream value;
-  value << seconds;
-  write(dir / "specs" / (lab + ".json"), spec.substr(0, at + key.size()) + value.str() + spec.substr(end));
+  std::ostringstream number;
+  number << value;
+  write(dir / "specs" / (lab + ".json"), spec.substr(0, at + field.size()) + number.str() + spec.substr(end));
   return " --specs " + (dir / "specs").string() + " --references " + (kit::root() / "grader" / "reference").string();
+}
+
+std::string lab_with_build_limit(const std::filesystem::path& dir, const std::string& lab, double seconds) {
+  return lab_with_number(dir, lab, "build_time_limit_s", seconds);
 }
 
 std::string build_error(const std::string& source, const std::string& options) {

@@ -1,10 +1,12 @@
-// Speed points that do not follow the load: a speed line whose timing spread decides nothing is
-// measured again, and withheld for review where it stays too wide (judge/speed_noise.hpp).
+// Speed points that do not follow the load: a slow speed line is measured again and the better
+// measurement counts, withheld for review where that one's timing spread decides nothing
+// (judge/speed_noise.hpp).
 #include <doctest/doctest.h>
 
 #include "judge/speed_noise.hpp"
 #include "kit/paths.hpp"
 #include "spec/spec.hpp"
+#include "support.hpp"
 
 namespace {
 
@@ -44,4 +46,93 @@ TEST_CASE("speed noise: a slow line is undecided where full speed lies within it
   CHECK(held.message.find("0.79 (middle half of the pairs 0.74 .. 0.85)") != std::string::npos);
   CHECK(held.message.find("then again after its cases 0.78 (middle half of the pairs 0.70 .. 0.83)") != std::string::npos);
   CHECK(held.message.find("grader grade --regrade") != std::string::npos);
+}
+
+TEST_CASE("speed noise: a slow line measured again keeps the better measurement, withheld only where that one is undecided") {
+  const grader::LabSpec spec = grader::load_spec(kit::root() / "grader/specs/06-cascade-reduction.json");
+  REQUIRE(spec.speed);
+  const grader::SpeedSpec& sp = *spec.speed;
+  REQUIRE(sp.full_at == doctest::Approx(0.8));
+  REQUIRE(sp.points == doctest::Approx(4));
+  const auto measured = [&](double median, double low, double high) {
+    grader::CaseResult c = slow_line(median, low, high);
+    c.max_points = sp.points;
+    c.points = grader::speed_points(sp, median);
+    c.status = median >= sp.full_at ? grader::CaseStatus::Passed : grader::CaseStatus::Slow;
+    c.message = "measured " + std::to_string(median);
+    c.seconds = 2;
+    return c;
+  };
+
+  // The suite's case on a loaded machine: one tight measurement at 0.70 of the solution, then full speed.
+  const grader::CaseResult spike = grader::confirmed_speed(sp, measured(0.70, 0.68, 0.72), measured(1.00, 0.97, 1.04));
+  CHECK(spike.status == grader::CaseStatus::Passed);
+  CHECK(spike.points == doctest::Approx(4));
+  CHECK(spike.ratio == doctest::Approx(1.00));
+  CHECK(spike.seconds == doctest::Approx(4));  // both measurements' time
+  CHECK(spike.message.find("measured 1.0") == 0);  // the counted measurement's own message first
+  CHECK(spike.message.find("0.70 (middle half of the pairs 0.68 .. 0.72), then 1.00 (middle half of the pairs 0.97 .. 1.04); the better counts") !=
+        std::string::npos);
+
+  // Slow both times: the better figure counts, whichever came first.
+  for (const bool better_first : {true, false}) {
+    const grader::CaseResult a = measured(0.50, 0.49, 0.51), b = measured(0.40, 0.39, 0.41);
+    const grader::CaseResult slow = better_first ? grader::confirmed_speed(sp, a, b) : grader::confirmed_speed(sp, b, a);
+    CHECK(slow.status == grader::CaseStatus::Slow);
+    CHECK(slow.points == doctest::Approx(2.5));
+    CHECK(slow.ratio == doctest::Approx(0.50));
+  }
+
+  // The better one undecided (its upper quartile reaches full speed): withheld, whatever the other says.
+  const grader::CaseResult held = grader::confirmed_speed(sp, measured(0.60, 0.59, 0.61), measured(0.76, 0.70, 0.85));
+  CHECK(held.status == grader::CaseStatus::Withheld);
+  CHECK(held.points == 0);
+  // The worse one undecided: the better, decided, counts.
+  const grader::CaseResult kept = grader::confirmed_speed(sp, measured(0.40, 0.30, 0.50), measured(0.60, 0.59, 0.61));
+  CHECK(kept.status == grader::CaseStatus::Slow);
+  CHECK(kept.points == doctest::Approx(3));
+
+  // A second measurement that failed counts for nothing: the first, decided, stands and says so.
+  grader::CaseResult crashed = measured(0.9, 0.88, 0.92);
+  crashed.status = grader::CaseStatus::Crashed;
+  crashed.message = "the speed case crashed (SIGSEGV)";
+  const grader::CaseResult alone = grader::confirmed_speed(sp, measured(0.60, 0.59, 0.61), crashed);
+  CHECK(alone.status == grader::CaseStatus::Slow);
+  CHECK(alone.ratio == doctest::Approx(0.60));
+  CHECK(alone.message.find("the second measurement failed (the speed case crashed (SIGSEGV)); the first counts") != std::string::npos);
+  // ... and an undecided first with a failed second is withheld, as before.
+  CHECK(grader::confirmed_speed(sp, measured(0.76, 0.70, 0.85), crashed).status == grader::CaseStatus::Withheld);
+}
+
+TEST_CASE("grade measures a slow kernel's speed twice and its report names both measurements and the one that counts") {
+  // Lab 06's solution with its CPU branch left out: the grid-stride loop on one PoCL core, about a
+  // twentieth of the solution's speed, right. Three pairs instead of 21 (a copy of the spec):
+  // what is checked is which measurement counts, not how settled each is.
+  test::TempDir dir;
+  const std::string solution = test::read(kit::root() / "solutions/06-cascade-reduction/CascadeDot.cl");
+  test::write(dir / "class" / "ann" / "CascadeDot.cl", test::replace_once(solution, "#ifdef CONTIGUOUS", "#ifdef NEVER_DEFINED"));
+  const auto run = test::run_program("grader", test::lab_with_number(dir / "data", "06-cascade-reduction", "pairs", 3) +
+                                                   " grade --labs 06 --no-oclgrind --submissions " + (dir / "class").string() +
+                                                   " --out " + (dir / "out").string());
+  REQUIRE_MESSAGE(run.exit_code == 0, run.output);
+  const grader::json report = grader::json::parse(test::read(dir / "out" / "ann" / "report.json"));
+  grader::json line;
+  for (const grader::json& c : report["labs"][0]["cases"])
+    if (c["kind"] == "speed") line = c;
+  REQUIRE(line.is_object());
+  const std::string message = line["message"];
+  INFO(message);
+  CHECK(line["status"] == "slow");
+  double first = -1, second = -1;
+  const auto at = message.find("; measured twice, as a slow measurement is before it costs points: ");
+  REQUIRE(at != std::string::npos);
+  const std::string both = message.substr(message.find(": ", at) + 2);
+  // "A (middle half of the pairs a .. b), then B (middle half of the pairs c .. d); the better counts"
+  REQUIRE(std::sscanf(both.c_str(), "%lf (middle half of the pairs %*f .. %*f), then %lf", &first, &second) == 2);
+  CHECK(message.find("; the better counts") != std::string::npos);
+  CHECK(first < 0.5);
+  CHECK(second < 0.5);
+  // The line's figure and points are the better measurement's (to the two decimals the message shows).
+  CHECK(line["ratio"].get<double>() == doctest::Approx(std::max(first, second)).epsilon(0.01));
+  CHECK(line["points"].get<double>() == doctest::Approx(4 * line["ratio"].get<double>() / 0.8).epsilon(0.01));
 }

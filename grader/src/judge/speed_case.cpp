@@ -83,13 +83,9 @@ CaseResult speed_case(const LabSpec& spec, const LabReference& reference, const 
 
 CaseResult speed_line(const LabSpec& spec, const LabReference& reference, const LabDriver& driver, const GradeSettings& s,
                       const std::filesystem::path& copy, const std::string& shown_as, const std::optional<CaseResult>& first) {
-  CaseResult line = first ? *first : speed_case(spec, reference, driver, s, copy, shown_as);
-  if (s.grading.estimate_speed || !speed_undecided(*spec.speed, line)) return line;
-  const CaseResult again = speed_case(spec, reference, driver, s, copy, shown_as);
-  const bool placed = (again.status == CaseStatus::Slow && !speed_undecided(*spec.speed, again)) || again.status == CaseStatus::Passed;
-  line = placed ? again : withheld_speed(*spec.speed, line, again);
-  if (placed) line.seconds += first ? first->seconds : 0;
-  return line;
+  const CaseResult line = first ? *first : speed_case(spec, reference, driver, s, copy, shown_as);
+  if (s.grading.estimate_speed || line.status != CaseStatus::Slow) return line;
+  return confirmed_speed(*spec.speed, line, speed_case(spec, reference, driver, s, copy, shown_as));
 }
 
 }  // namespace grader

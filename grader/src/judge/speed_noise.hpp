@@ -1,7 +1,8 @@
 #pragma once
-// The speed case's noise: a line whose own timing spread decides nothing is measured again, and
-// where it stays too wide its points are withheld for review, never scored down (issue: speed
-// points must not follow the machine's load). `grade_screened` (grade.cpp) applies it.
+// The speed case's noise: a slow line is measured again before it costs points, and the better of
+// the two measurements counts; where that one's own timing spread decides nothing, its points are
+// withheld for review, never scored down (speed points must not follow the machine's load).
+// `speed_line` (speed_case.cpp) applies it.
 #include "core/results.hpp"
 #include "spec/spec.hpp"
 
@@ -16,8 +17,17 @@ double speed_points(const SpeedSpec& sp, double ratio);
 // half of its pairs spans more than a tenth of the line's points.
 bool speed_undecided(const SpeedSpec& sp, const CaseResult& line);
 
-// The line of a right kernel measured twice, undecided both times (or the second run failed):
-// status withheld, no points, the message giving both measurements and the points their ends give.
+// The line of a right kernel measured twice whose better measurement is undecided (or undecided
+// once and the second run failed): status withheld, no points, the message giving both
+// measurements and the points their ends give.
 CaseResult withheld_speed(const SpeedSpec& sp, const CaseResult& first, const CaseResult& second);
+
+// The line of a right kernel whose first measurement, `first`, was slow, measured again as
+// `second`: the measurement with the higher median counts (a second that failed or was wrong
+// counts for nothing), passed or slow at its own figure, its message naming both; withheld where
+// the one that counts is undecided. One load spike (another process taking the memory bus or a
+// core through one measurement's pairs) cannot cost a kernel points; a kernel slow in both keeps
+// the better figure.
+CaseResult confirmed_speed(const SpeedSpec& sp, const CaseResult& first, const CaseResult& second);
 
 }  // namespace grader
