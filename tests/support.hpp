@@ -71,8 +71,9 @@ std::string lab01_with_late_penalty(const std::filesystem::path& dir, double per
 // launch's compile of a lab's kernel take seconds, not the spec's 60 s for the slowest machine.
 std::string lab_with_build_limit(const std::filesystem::path& dir, const std::string& lab, double seconds);
 
-// Writes DIR/specs/LAB.json, the lab's spec with its one number field `key` (a name that occurs
-// once in it, such as the speed case's "pairs") set to `value`, and returns the global options, as above.
+// Writes DIR/specs/LAB.json, the lab's spec (or the copy already there) with its one number field
+// `key` (a name that occurs once in it, such as the speed case's "pairs") set to `value`, and
+// returns the global options, as above.
 std::string lab_with_number(const std::filesystem::path& dir, const std::string& lab, const std::string& key, double value);
 
 }  // namespace test

@@ -78,6 +78,22 @@ TEST_CASE("grader doctor names each broken part and the command that fixes it, a
     CHECK(has(doctor.output, "the kit's Oclgrind plugin " + (dir / "libkit-work-span.so").string() + " is missing"));
     CHECK(has(doctor.output, "make build"));
   }
+  SUBCASE("PoCL's known faults' reproducers not in the kit") {
+    // The kit seen through KIT_ROOT without its tests/ folder, where the reproducers lie: the device
+    // still answers, and the faults that could not be tried are a problem naming the file.
+    std::filesystem::create_directories(dir / "kit");
+    for (const auto& entry : std::filesystem::directory_iterator(kit::root()))
+      if (entry.path().filename() != "tests") std::filesystem::create_symlink(entry.path(), dir / "kit" / entry.path().filename());
+    const test::Command doctor =
+        test::run_command("KIT_ROOT=" + (dir / "kit").string() + " " + test::kit_path("build/bin/grader") + " doctor");
+    CAPTURE(doctor.output);
+    CHECK(doctor.exit_code == 1);
+    CHECK(has(doctor.output, "builds and runs a one-line kernel (" + pocl_device_name() + " on "));
+    CHECK(has(doctor.output, "PROBLEM PoCL's known compiler faults could not be tried: "));
+    CHECK(has(doctor.output, (dir / "kit" / "tests" / "pocl_faults").string()));
+    CHECK(has(doctor.output, "tests/pocl_faults/ are there (git status)"));
+    CHECK_FALSE(has(doctor.output, "known compiler fault barrier-loop-size-bound"));
+  }
   SUBCASE("no OpenCL driver registered") {
     std::filesystem::create_directories(dir / "vendors");
     const test::Command doctor =

@@ -84,7 +84,7 @@ CaseResult speed_case(const LabSpec& spec, const LabReference& reference, const 
 CaseResult speed_line(const LabSpec& spec, const LabReference& reference, const LabDriver& driver, const GradeSettings& s,
                       const std::filesystem::path& copy, const std::string& shown_as, const std::optional<CaseResult>& first) {
   const CaseResult line = first ? *first : speed_case(spec, reference, driver, s, copy, shown_as);
-  if (s.grading.estimate_speed || line.status != CaseStatus::Slow) return line;
+  if (s.grading.estimate_speed || !measure_again(*spec.speed, line)) return line;
   return confirmed_speed(*spec.speed, line, speed_case(spec, reference, driver, s, copy, shown_as));
 }
 

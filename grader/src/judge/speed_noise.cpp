@@ -11,6 +11,9 @@ namespace {
 // graded figure may carry. Wider, the quartiles alone would move the line by more than that.
 constexpr double kSpreadShare = 0.1;
 
+// How much slower than its own speed a burst of load may make one measurement (speed_noise.hpp).
+constexpr double kLoadSlowdown = 1.5;
+
 std::string measured(const CaseResult& c) {
   char text[160];
   if (c.ratio_low < 0) std::snprintf(text, sizeof text, "%.2f", c.ratio);
@@ -26,6 +29,11 @@ bool speed_undecided(const SpeedSpec& sp, const CaseResult& line) {
   if (line.kind != CaseKind::Speed || line.status != CaseStatus::Slow || line.ratio_low < 0 || line.ratio_high < 0) return false;
   if (line.ratio_high >= sp.full_at) return true;  // full speed is within the noise
   return speed_points(sp, line.ratio_high) - speed_points(sp, line.ratio_low) > kSpreadShare * sp.points;
+}
+
+bool measure_again(const SpeedSpec& sp, const CaseResult& line) {
+  if (line.kind != CaseKind::Speed || line.status != CaseStatus::Slow) return false;
+  return speed_undecided(sp, line) || speed_points(sp, line.ratio * kLoadSlowdown) - speed_points(sp, line.ratio) > kSpreadShare * sp.points;
 }
 
 CaseResult withheld_speed(const SpeedSpec& sp, const CaseResult& first, const CaseResult& second) {
@@ -53,7 +61,7 @@ CaseResult confirmed_speed(const SpeedSpec& sp, const CaseResult& first, const C
   const CaseResult& better = timed && second.ratio > first.ratio ? second : first;
   if (speed_undecided(sp, better)) return withheld_speed(sp, first, second);
   CaseResult c = better;
-  c.message += "; measured twice, as a slow measurement is before it costs points: " + measured(first) +
+  c.message += "; measured twice (a slow measurement is taken again before it costs points): " + measured(first) +
                (timed ? ", then " + measured(second) + "; the better counts" : ", then the second measurement failed (" + second.message + "); the first counts");
   c.seconds = first.seconds + second.seconds;
   return c;

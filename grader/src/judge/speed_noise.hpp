@@ -22,6 +22,14 @@ bool speed_undecided(const SpeedSpec& sp, const CaseResult& line);
 // measurements and the points their ends give.
 CaseResult withheld_speed(const SpeedSpec& sp, const CaseResult& first, const CaseResult& second);
 
+// Whether a slow line is measured again: where it is undecided, or where load could have cost it
+// more than a tenth of its points. A burst of load slows one side of the alternating pairs more
+// than the other; the suite has seen the solution measured at 0.70 of its own speed that way, so
+// the kit allows for a measurement at up to 1.5 times slower. A kernel far below full speed (below
+// a fifth of full_at, with the rule of speed_points) cannot gain a tenth of its points from that,
+// and is not timed again: those are the slowest measurements.
+bool measure_again(const SpeedSpec& sp, const CaseResult& line);
+
 // The line of a right kernel whose first measurement, `first`, was slow, measured again as
 // `second`: the measurement with the higher median counts (a second that failed or was wrong
 // counts for nothing), passed or slow at its own figure, its message naming both; withheld where
