@@ -18,13 +18,19 @@ grader::CaseResult slow_line(double median, double low, double high) {
   return c;
 }
 
+// Lab 06's speed case as its spec sets it: 4 points, full points from 0.8 of the solution's speed.
+grader::SpeedSpec lab06_speed() {
+  const grader::LabSpec spec = grader::load_spec(kit::root() / "grader/specs/06-cascade-reduction.json");
+  REQUIRE(spec.speed);
+  REQUIRE(spec.speed->full_at == doctest::Approx(0.8));
+  REQUIRE(spec.speed->points == doctest::Approx(4));
+  return *spec.speed;
+}
+
 }  // namespace
 
 TEST_CASE("speed noise: a slow line is undecided where full speed lies within its quartiles, or they span over a tenth of its points") {
-  const grader::LabSpec spec = grader::load_spec(kit::root() / "grader/specs/06-cascade-reduction.json");
-  REQUIRE(spec.speed);
-  const grader::SpeedSpec& sp = *spec.speed;
-  REQUIRE(sp.full_at == doctest::Approx(0.8));
+  const grader::SpeedSpec sp = lab06_speed();
   // The solution under load: median 0.79, its upper quartile past 0.8: it may be at full speed.
   CHECK(grader::speed_undecided(sp, slow_line(0.79, 0.74, 0.85)));
   // A slow kernel measured tightly: decided, scored at its median.
@@ -49,11 +55,7 @@ TEST_CASE("speed noise: a slow line is undecided where full speed lies within it
 }
 
 TEST_CASE("speed noise: a slow line measured again keeps the better measurement, withheld only where that one is undecided") {
-  const grader::LabSpec spec = grader::load_spec(kit::root() / "grader/specs/06-cascade-reduction.json");
-  REQUIRE(spec.speed);
-  const grader::SpeedSpec& sp = *spec.speed;
-  REQUIRE(sp.full_at == doctest::Approx(0.8));
-  REQUIRE(sp.points == doctest::Approx(4));
+  const grader::SpeedSpec sp = lab06_speed();
   const auto measured = [&](double median, double low, double high) {
     grader::CaseResult c = slow_line(median, low, high);
     c.max_points = sp.points;
@@ -105,11 +107,7 @@ TEST_CASE("speed noise: a slow line measured again keeps the better measurement,
 }
 
 TEST_CASE("speed noise: a slow line is measured again where load could have cost it a tenth of its points, or it is undecided") {
-  const grader::LabSpec spec = grader::load_spec(kit::root() / "grader/specs/06-cascade-reduction.json");
-  REQUIRE(spec.speed);
-  const grader::SpeedSpec& sp = *spec.speed;
-  REQUIRE(sp.full_at == doctest::Approx(0.8));
-  REQUIRE(sp.points == doctest::Approx(4));
+  const grader::SpeedSpec sp = lab06_speed();
   // 0.70, tightly: 3.5 points; 1.5 times faster would be full points, 0.5 more: measured again.
   CHECK(grader::measure_again(sp, slow_line(0.70, 0.69, 0.71)));
   // 0.20: 1.0 point, 1.5 points at 0.30: half a point, more than 0.4: measured again.
