@@ -89,6 +89,9 @@ TEST_CASE("speed noise: a slow line measured again keeps the better measurement,
   const grader::CaseResult held = grader::confirmed_speed(sp, measured(0.60, 0.59, 0.61), measured(0.76, 0.70, 0.85));
   CHECK(held.status == grader::CaseStatus::Withheld);
   CHECK(held.points == 0);
+  CHECK(held.ratio == doctest::Approx(0.76));  // the better measurement's figures, which comparisons of lines read
+  CHECK(held.ratio_low == doctest::Approx(0.70));
+  CHECK(held.ratio_high == doctest::Approx(0.85));
   // The worse one undecided: the better, decided, counts.
   const grader::CaseResult kept = grader::confirmed_speed(sp, measured(0.40, 0.30, 0.50), measured(0.60, 0.59, 0.61));
   CHECK(kept.status == grader::CaseStatus::Slow);

@@ -59,7 +59,11 @@ CaseResult withheld_speed(const SpeedSpec& sp, const CaseResult& first, const Ca
 CaseResult confirmed_speed(const SpeedSpec& sp, const CaseResult& first, const CaseResult& second) {
   const bool timed = second.status == CaseStatus::Slow || second.status == CaseStatus::Passed;
   const CaseResult& better = timed && second.ratio > first.ratio ? second : first;
-  if (speed_undecided(sp, better)) return withheld_speed(sp, first, second);
+  if (speed_undecided(sp, better)) {  // withheld, its figures the better measurement's
+    CaseResult held = withheld_speed(sp, first, second);
+    held.ratio = better.ratio, held.ratio_low = better.ratio_low, held.ratio_high = better.ratio_high;
+    return held;
+  }
   CaseResult c = better;
   c.message += "; measured twice (a slow measurement is taken again before it costs points): " + measured(first) +
                (timed ? ", then " + measured(second) + "; the better counts" : ", then the second measurement failed (" + second.message + "); the first counts");
