@@ -10,8 +10,8 @@
 
 namespace {
 
-grader::CaseResult slow_line(double median, double low, double high) {
-  grader::CaseResult c{"speed against the solution", true, 0, 2, grader::CaseStatus::Slow, "", "", 1.0, grader::CaseKind::Speed};
+grader::CaseResult slow_line(double median, double low, double high, grader::CaseStatus status = grader::CaseStatus::Slow) {
+  grader::CaseResult c{"speed against the solution", true, 0, 2, status, "", "", 1.0, grader::CaseKind::Speed};
   c.ratio = median;
   c.ratio_low = low;
   c.ratio_high = high;
@@ -38,9 +38,7 @@ TEST_CASE("speed noise: a slow line is undecided where full speed lies within it
   // A slow kernel whose middle half spans 0.30 .. 0.50: a quarter of the points apart.
   CHECK(grader::speed_undecided(sp, slow_line(0.40, 0.30, 0.50)));
   // Lines that are not a slow speed case, or carry no quartiles, are never held.
-  grader::CaseResult full = slow_line(0.95, 0.70, 1.10);
-  full.status = grader::CaseStatus::Passed;
-  CHECK_FALSE(grader::speed_undecided(sp, full));
+  CHECK_FALSE(grader::speed_undecided(sp, slow_line(0.95, 0.70, 1.10, grader::CaseStatus::Passed)));
   CHECK_FALSE(grader::speed_undecided(sp, slow_line(0.5, -1, -1)));
 
   // Twice undecided: withheld, no points, both measurements and the points their ends give, said.
@@ -121,12 +119,8 @@ TEST_CASE("speed noise: a slow line is measured again where load could have cost
   CHECK_FALSE(grader::measure_again(sp, slow_line(0.06, 0.058, 0.062)));
   CHECK(grader::measure_again(sp, slow_line(0.06, 0.04, 0.20)));
   // A line at full points, or not timed right, is never measured again.
-  grader::CaseResult full = slow_line(0.95, 0.94, 0.96);
-  full.status = grader::CaseStatus::Passed;
-  CHECK_FALSE(grader::measure_again(sp, full));
-  grader::CaseResult wrong = slow_line(0.70, 0.69, 0.71);
-  wrong.status = grader::CaseStatus::Wrong;
-  CHECK_FALSE(grader::measure_again(sp, wrong));
+  CHECK_FALSE(grader::measure_again(sp, slow_line(0.95, 0.94, 0.96, grader::CaseStatus::Passed)));
+  CHECK_FALSE(grader::measure_again(sp, slow_line(0.70, 0.69, 0.71, grader::CaseStatus::Wrong)));
 }
 
 TEST_CASE("grade measures a slow kernel's speed twice and its report names both measurements and the one that counts") {
