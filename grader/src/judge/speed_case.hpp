@@ -18,9 +18,9 @@ CaseResult speed_case(const LabSpec& spec, const LabReference& reference, const 
                       const std::filesystem::path& copy, const std::string& shown_as);
 
 // The speed case's line: `first` (its run beside the cases), else a run now. A slow line that load
-// could have moved (measure_again, speed_noise.hpp) is measured again now, after the cases, the timed runs again with the device to themselves, and the
-// better measurement counts (confirmed_speed, speed_noise.hpp): withheld for review where that one's
-// noise decides nothing.
+// could have moved (measure_again, speed_noise.hpp) is measured again now, after the cases, the
+// timed runs again with the device to themselves, and the better measurement counts
+// (confirmed_speed): withheld for review where that one's noise decides nothing.
 CaseResult speed_line(const LabSpec& spec, const LabReference& reference, const LabDriver& driver, const GradeSettings& s,
                       const std::filesystem::path& copy, const std::string& shown_as, const std::optional<CaseResult>& first);
 
